@@ -1,26 +1,25 @@
 package io.hbasesessions.store;
 
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * A session as it was read from (or last written to) the store: the record the application sees,
- * plus what the store needs to save it later without a lost update (the stored version and a digest
- * of each attribute's serialized bytes). Adapters keep it for the length of a request and hand it
- * back to {@link SessionStore#save}; they never look inside.
+ * plus what the store needs to save it later without a lost update: the stored version and the
+ * stored state itself, whose per-attribute bytes tell which attributes a request changed (even in
+ * place) and which the application could not read (they are carried through writes untouched).
+ * Adapters keep it for the length of a request and hand it back to {@link SessionStore#save}.
  */
 public final class LoadedSession {
 
     private final SessionRecord record;
     private final long version;
-    private final Map<String, AttributeDigest> storedAttributeDigests;
+    private final StoredState storedState;
     private final String leaseToken;
 
-    LoadedSession(SessionRecord record, long version, Map<String, AttributeDigest> storedAttributeDigests,
-            String leaseToken) {
+    LoadedSession(SessionRecord record, long version, StoredState storedState, String leaseToken) {
         this.record = Objects.requireNonNull(record, "record");
         this.version = version;
-        this.storedAttributeDigests = Map.copyOf(storedAttributeDigests);
+        this.storedState = Objects.requireNonNull(storedState, "storedState");
         this.leaseToken = leaseToken;
     }
 
@@ -34,8 +33,9 @@ public final class LoadedSession {
         return version;
     }
 
-    Map<String, AttributeDigest> storedAttributeDigests() {
-        return storedAttributeDigests;
+    /** The state cell as read, the base every change of this request is computed against. */
+    StoredState storedState() {
+        return storedState;
     }
 
     /** The pessimistic lease this load holds, or {@code null}. */

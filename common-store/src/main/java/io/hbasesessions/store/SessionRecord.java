@@ -173,6 +173,13 @@ public final class SessionRecord {
             return this;
         }
 
+        /** Replaces all extras. */
+        public Builder extras(Map<String, String> newExtras) {
+            extras.clear();
+            newExtras.forEach(this::extra);
+            return this;
+        }
+
         public Builder extra(String name, String value) {
             Objects.requireNonNull(name, "extra name");
             if (value == null) {

@@ -1,0 +1,12 @@
+package io.hbasesessions.store;
+
+/** A state cell that is not a session this store wrote: unknown format, truncated, or damaged. */
+final class CorruptSessionDataException extends RuntimeException {
+    CorruptSessionDataException(String message) {
+        super(message);
+    }
+
+    CorruptSessionDataException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
