@@ -91,7 +91,7 @@ final class StoredState {
     }
 
     boolean isIdleExpiredAt(Instant now) {
-        return now.toEpochMilli() >= idleExpiryMillis;
+        return idleExpiryTime().map(expiry -> !now.isBefore(expiry)).orElse(false);
     }
 
     Optional<String> principal() {
