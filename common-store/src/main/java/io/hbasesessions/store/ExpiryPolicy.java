@@ -1,0 +1,55 @@
+package io.hbasesessions.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+
+/**
+ * When an unchanged session is rewritten and how long HBase keeps its cells. The idle check in code
+ * decides expiry; the cell TTL only lets HBase drop the bytes of sessions nobody will ask for again.
+ */
+final class ExpiryPolicy {
+
+    /** Room in the cell TTL for clock differences between nodes; never more than the idle timeout itself. */
+    private static final Duration MAX_SLACK = Duration.ofSeconds(60);
+
+    private final Duration touchInterval;
+
+    ExpiryPolicy(long touchIntervalSeconds) {
+        this.touchInterval = Duration.ofSeconds(touchIntervalSeconds);
+    }
+
+    /**
+     * The configured touch interval, but at most a tenth of the idle timeout: an access that was not
+     * written makes the session look idle at most that much early.
+     */
+    Duration effectiveTouchInterval(Duration maxInactive) {
+        if (!expiresWhenIdle(maxInactive)) {
+            return touchInterval;
+        }
+        Duration tenth = maxInactive.dividedBy(10);
+        return tenth.compareTo(touchInterval) < 0 ? tenth : touchInterval;
+    }
+
+    /** Whether an access at {@code now} is worth a write, given the last access written to HBase. */
+    boolean touchIsDue(Instant storedLastAccess, Instant now, Duration maxInactive) {
+        return !now.isBefore(storedLastAccess.plus(effectiveTouchInterval(maxInactive)));
+    }
+
+    /**
+     * The TTL of a write's cells, counted by HBase from the write: the idle timeout, plus the touch
+     * interval (accesses not written), plus slack. Empty when the session never idles out: the family
+     * TTL ({@code maxLifetimeSeconds}) alone bounds it.
+     */
+    OptionalLong cellTtlMillis(Duration maxInactive) {
+        if (!expiresWhenIdle(maxInactive)) {
+            return OptionalLong.empty();
+        }
+        Duration slack = maxInactive.compareTo(MAX_SLACK) < 0 ? maxInactive : MAX_SLACK;
+        return OptionalLong.of(maxInactive.plus(effectiveTouchInterval(maxInactive)).plus(slack).toMillis());
+    }
+
+    private static boolean expiresWhenIdle(Duration maxInactive) {
+        return !maxInactive.isNegative() && !maxInactive.isZero();
+    }
+}

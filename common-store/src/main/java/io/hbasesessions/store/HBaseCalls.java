@@ -1,0 +1,42 @@
+package io.hbasesessions.store;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Waits for one asynchronous HBase call, never past the operation's deadline, and turns every way it
+ * can fail into the one documented {@link StoreUnavailableException}. The HBase client's own timeouts
+ * are set to the same bound, but its ZooKeeper and location lookups can outlast them; this wait cannot.
+ */
+final class HBaseCalls {
+
+    private final LongAdder errors;
+
+    HBaseCalls(LongAdder errors) {
+        this.errors = errors;
+    }
+
+    /** @param key the session involved, or {@code null}; @param what the call, as in "HBase failed {what}" */
+    <T> T await(CompletableFuture<T> call, Deadline deadline, SessionKey key, String what) {
+        try {
+            return call.get(deadline.remainingMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // Not cancelled: cancelling stops no HBase work, and a connection still being set up would leak.
+            throw failure("HBase did not finish " + what + " within operationTimeoutMillis="
+                    + deadline.budgetMillis(), key, e);
+        } catch (ExecutionException e) {
+            throw failure("HBase failed " + what + ": " + e.getCause(), key, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure("Interrupted while " + what, key, e);
+        }
+    }
+
+    private StoreUnavailableException failure(String message, SessionKey key, Throwable cause) {
+        errors.increment();
+        return new StoreUnavailableException(message, key == null ? null : key.shortHex(), cause);
+    }
+}

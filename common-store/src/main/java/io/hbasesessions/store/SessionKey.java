@@ -1,0 +1,91 @@
+package io.hbasesessions.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * The row key of a session: SHA-256 of {@code keyScope + "\n" + sessionId}. The id is a bearer token,
+ * so only this hash reaches HBase, and only a short prefix of its hex reaches logs and exceptions.
+ */
+final class SessionKey {
+
+    static final int ROW_BYTES = 32;
+    /** Longer ids are not ones a container generates; refusing them keeps hostile input cheap. */
+    static final int MAX_ID_CHARS = 1024;
+    private static final int SHORT_HEX_CHARS = 12;
+
+    private final byte[] row;
+
+    private SessionKey(byte[] row) {
+        this.row = row;
+    }
+
+    /** The key of a session to look up; empty for an id no session can have (null, empty, too long, control characters). */
+    static Optional<SessionKey> forLookup(String keyScope, String sessionId) {
+        return isUsableId(sessionId) ? Optional.of(hash(keyScope, sessionId)) : Optional.empty();
+    }
+
+    /** The key of a session about to be written. */
+    static SessionKey forNewSession(String keyScope, String sessionId) {
+        if (!isUsableId(sessionId)) {
+            throw new IllegalArgumentException("A session id must be 1 to " + MAX_ID_CHARS
+                    + " characters without control characters");
+        }
+        return hash(keyScope, sessionId);
+    }
+
+    /** A key read back from HBase (a principal index qualifier). */
+    static Optional<SessionKey> fromRow(byte[] row) {
+        return row.length == ROW_BYTES ? Optional.of(new SessionKey(row.clone())) : Optional.empty();
+    }
+
+    private static boolean isUsableId(String sessionId) {
+        return sessionId != null && !sessionId.isEmpty() && sessionId.length() <= MAX_ID_CHARS
+                && sessionId.chars().noneMatch(Character::isISOControl);
+    }
+
+    private static SessionKey hash(String keyScope, String sessionId) {
+        return new SessionKey(sha256((keyScope + "\n" + sessionId).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every Java platform provides SHA-256", e);
+        }
+    }
+
+    byte[] row() {
+        return row.clone();
+    }
+
+    /** The whole key in hex: names the row exactly (e.g. in {@link IndexedSession}). */
+    String hex() {
+        return HexFormat.of().formatHex(row);
+    }
+
+    /** What logs and exceptions show: enough to find the row, never the id. */
+    String shortHex() {
+        return hex().substring(0, SHORT_HEX_CHARS);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SessionKey that && Arrays.equals(row, that.row);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(row);
+    }
+
+    @Override
+    public String toString() {
+        return shortHex();
+    }
+}

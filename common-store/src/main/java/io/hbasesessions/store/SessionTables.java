@@ -1,0 +1,163 @@
+package io.hbasesessions.store;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceExistException;
+import org.apache.hadoop.hbase.TableExistsException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.AsyncAdmin;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+
+/**
+ * The schema of the {@code sessions} and {@code user_sessions} tables: created when missing and
+ * {@code createTable} is on, otherwise checked, with every difference and the shell command that
+ * fixes it in one message. Both tables share one family layout; their keys both start with a
+ * uniformly distributed byte (a hash, a salt), so both are pre-split on it.
+ */
+final class SessionTables {
+
+    /** Creating pre-split tables takes seconds: a start-up step, not a request, so not held to the request timeout. */
+    private static final long MIN_SCHEMA_MILLIS = 60_000;
+    private static final int VERSIONS = 1;
+    private static final BloomType BLOOM = BloomType.ROW;
+    private static final DataBlockEncoding ENCODING = DataBlockEncoding.FAST_DIFF;
+
+    private final AsyncAdmin admin;
+    private final HBaseCalls calls;
+    private final StoreSettings settings;
+    private final Deadline deadline;
+
+    SessionTables(AsyncConnection connection, HBaseCalls calls, StoreSettings settings) {
+        long budgetMillis = Math.max(settings.operationTimeoutMillis(), MIN_SCHEMA_MILLIS);
+        this.admin = connection.getAdminBuilder().setOperationTimeout(budgetMillis, TimeUnit.MILLISECONDS).build();
+        this.calls = calls;
+        this.settings = settings;
+        this.deadline = Deadline.afterMillis(budgetMillis);
+    }
+
+    /** @throws StoreConfigurationException listing every table that is missing or differs, and how to fix it */
+    void prepare() {
+        List<String> problems = new ArrayList<>();
+        for (String table : List.of(settings.table(), settings.indexTable())) {
+            prepare(TableName.valueOf(table), problems);
+        }
+        if (!problems.isEmpty()) {
+            throw new StoreConfigurationException(String.join("\n", problems));
+        }
+    }
+
+    /** Split points: {@code regions} equal ranges of the first key byte. */
+    static byte[][] splitKeys(int regions) {
+        return IntStream.range(1, regions).mapToObj(i -> new byte[] {(byte) (i * 256 / regions)}).toArray(byte[][]::new);
+    }
+
+    private void prepare(TableName name, List<String> problems) {
+        if (await(admin.tableExists(name), "checking whether table " + name + " exists")) {
+            checkSchema(name, problems);
+        } else if (settings.createTable()) {
+            create(name);
+        } else {
+            problems.add("Table '" + name + "' does not exist and createTable=false. Create it in the HBase shell with\n  "
+                    + createCommand(name) + "\nor set createTable=true.");
+        }
+    }
+
+    private void create(TableName name) {
+        createNamespaceIfMissing(name.getNamespaceAsString());
+        TableDescriptor descriptor = TableDescriptorBuilder.newBuilder(name).setColumnFamily(family()).build();
+        // Another node starting at the same moment may create it first; its schema is then checked like any other.
+        byte[][] splitKeys = splitKeys(settings.regions());
+        CompletableFuture<Void> creation = (splitKeys.length == 0 ? admin.createTable(descriptor)
+                : admin.createTable(descriptor, splitKeys)).exceptionally(e -> ignoreIf(TableExistsException.class, e));
+        await(creation, "creating table " + name);
+        List<String> raced = new ArrayList<>();
+        checkSchema(name, raced);
+        if (!raced.isEmpty()) {
+            throw new StoreConfigurationException(String.join("\n", raced));
+        }
+    }
+
+    private void createNamespaceIfMissing(String namespace) {
+        List<String> existing = await(admin.listNamespaces(), "listing namespaces");
+        if (!existing.contains(namespace)) {
+            await(admin.createNamespace(NamespaceDescriptor.create(namespace).build())
+                    .exceptionally(e -> ignoreIf(NamespaceExistException.class, e)), "creating namespace " + namespace);
+        }
+    }
+
+    private void checkSchema(TableName name, List<String> problems) {
+        ColumnFamilyDescriptor actual = await(admin.getDescriptor(name), "reading the schema of " + name)
+                .getColumnFamily(SessionTable.FAMILY);
+        List<String> differences = actual == null ? List.of("it has no column family 's'") : differences(actual);
+        if (!differences.isEmpty()) {
+            problems.add("Table '" + name + "' does not have the schema hbase-sessions needs: "
+                    + String.join("; ", differences) + ". Fix it in the HBase shell with\n  alter '" + name + "', "
+                    + familySpec());
+        }
+    }
+
+    private List<String> differences(ColumnFamilyDescriptor actual) {
+        List<String> differences = new ArrayList<>();
+        difference("VERSIONS", actual.getMaxVersions(), VERSIONS, differences);
+        difference("BLOOMFILTER", actual.getBloomFilterType(), BLOOM, differences);
+        difference("DATA_BLOCK_ENCODING", actual.getDataBlockEncoding(), ENCODING, differences);
+        difference("TTL", (long) actual.getTimeToLive(), settings.maxLifetimeSeconds(), differences);
+        return differences;
+    }
+
+    private static void difference(String property, Object actual, Object expected, List<String> differences) {
+        if (!actual.equals(expected)) {
+            differences.add(property + " is " + actual + ", needs " + expected);
+        }
+    }
+
+    private ColumnFamilyDescriptor family() {
+        return ColumnFamilyDescriptorBuilder.newBuilder(SessionTable.FAMILY)
+                .setMaxVersions(VERSIONS)
+                .setBloomFilterType(BLOOM)
+                .setDataBlockEncoding(ENCODING)
+                .setTimeToLive((int) settings.maxLifetimeSeconds())
+                .build();
+    }
+
+    private String familySpec() {
+        return String.format(Locale.ROOT, "{NAME => 's', VERSIONS => %d, BLOOMFILTER => '%s', "
+                + "DATA_BLOCK_ENCODING => '%s', TTL => %d}", VERSIONS, BLOOM, ENCODING, settings.maxLifetimeSeconds());
+    }
+
+    private String createCommand(TableName name) {
+        String splits = Arrays.stream(splitKeys(settings.regions()))
+                .map(key -> String.format(Locale.ROOT, "\"\\x%02X\"", key[0] & 0xFF))
+                .collect(Collectors.joining(", ", "[", "]"));
+        String namespace = name.getNamespaceAsString();
+        String createNamespace = NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR.equals(namespace)
+                ? "" : "create_namespace '" + namespace + "'  (if missing)\n  ";
+        return createNamespace + "create '" + name + "', " + familySpec() + ", {SPLITS => " + splits + "}";
+    }
+
+    private <T> T await(CompletableFuture<T> call, String what) {
+        return calls.await(call, deadline, null, what);
+    }
+
+    private static <T> T ignoreIf(Class<? extends Throwable> expected, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (expected.isInstance(cause)) {
+            return null;
+        }
+        throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
+    }
+}
