@@ -1,0 +1,70 @@
+package io.hbasesessions.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+
+/** Looks at HBase directly, past the store: raw rows, whole-table scans, raw writes, schema. */
+public final class HBaseInspector implements AutoCloseable {
+
+    private final Connection connection;
+
+    public HBaseInspector(Configuration configuration) {
+        try {
+            this.connection = ConnectionFactory.createConnection(configuration);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Result row(String table, byte[] rowKey) {
+        try (Table t = connection.getTable(TableName.valueOf(table))) {
+            return t.get(new Get(rowKey));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public List<Result> scan(String table) {
+        List<Result> rows = new ArrayList<>();
+        try (Table t = connection.getTable(TableName.valueOf(table)); ResultScanner scanner = t.getScanner(new Scan())) {
+            scanner.forEach(rows::add);
+            return rows;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void put(String table, Put put) {
+        try (Table t = connection.getTable(TableName.valueOf(table))) {
+            t.put(put);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Admin admin() {
+        try {
+            return connection.getAdmin();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        connection.close();
+    }
+}
