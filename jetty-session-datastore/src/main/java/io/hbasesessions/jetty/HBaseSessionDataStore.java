@@ -68,7 +68,7 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         availability = new StoreAvailability("keyScope '" + settings.keyScope() + "'");
         failMode = settings.failMode();
         store = SessionStores.open(settings);
-        LOG.info("Sessions of {} are stored in HBase: {}", _context.getCanonicalContextPath(), settings);
+        LOG.info("Sessions are stored in HBase: {}", settings);
     }
 
     @Override
@@ -206,10 +206,16 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     }
 
     private void keepResultOf(HBaseSessionData session, SaveResult result) {
-        result.session().ifPresentOrElse(session::stored, () -> {
+        if (result.outcome() == SaveResult.Outcome.GONE) {
             LOG.debug("Session was invalidated or expired elsewhere while in use here; not stored again");
             session.markUnstorable();
-        });
+            return;
+        }
+        LoadedSession written = result.session().orElseThrow();
+        if (result.outcome() == SaveResult.Outcome.MERGED) {
+            SessionDataMapping.takeAttributesOf(written.record(), session);
+        }
+        session.stored(written);
     }
 
     private HBaseSessionData toSessionData(LoadedSession loaded) {

@@ -3,6 +3,7 @@ package io.hbasesessions.jetty;
 import io.hbasesessions.store.SessionRecord;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 import org.eclipse.jetty.security.AuthenticationState;
 import org.eclipse.jetty.security.authentication.SessionAuthentication;
 import org.eclipse.jetty.session.SessionData;
@@ -15,16 +16,15 @@ import org.eclipse.jetty.session.SessionData;
  */
 final class SessionDataMapping {
 
-    /** Jetty's cookie-set time, kept so a persistent cookie's refresh age survives a change of node. */
-    static final String COOKIE_SET_EXTRA = "jetty.cookieSetMillis";
-
     private SessionDataMapping() {
     }
 
     /**
      * The record to store for {@code data} under {@code id}. Extras written by another container are
-     * kept. Jetty's last node is deliberately not stored: it changes whenever a non-sticky request
-     * lands on another node and would turn every such read into a write.
+     * kept. Jetty's last node and cookie-set time are deliberately not stored: both change whenever a
+     * non-sticky request lands on another node (Jetty re-sets the cookie with the new node suffix), and
+     * would turn every such read into a write. Without them Jetty only refreshes a persistent cookie
+     * (maxCookieAge with refreshCookieAge) sooner after a change of node.
      */
     static SessionRecord toRecord(String id, SessionData data, SessionRecord loaded) {
         SessionRecord.Builder record = loaded == null
@@ -35,7 +35,6 @@ final class SessionDataMapping {
                 .maxInactiveInterval(Duration.ofMillis(data.getMaxInactiveMs()))
                 .principal(principalOf(data, loaded))
                 .attributes(data.getAllAttributes())
-                .extra(COOKIE_SET_EXTRA, data.getCookieSet() > 0 ? Long.toString(data.getCookieSet()) : null)
                 .build();
     }
 
@@ -47,9 +46,21 @@ final class SessionDataMapping {
         long lastAccess = record.lastAccessTime().toEpochMilli();
         data.calcAndSetExpiry(lastAccess);
         data.setLastSaved(lastAccess);
-        String cookieSet = record.extras().get(COOKIE_SET_EXTRA);
-        data.setCookieSet(cookieSet == null ? 0 : Long.parseLong(cookieSet));
         data.putAllAttributes(record.attributes());
+    }
+
+    /**
+     * Makes {@code data}'s attributes those of {@code merged}, the state the store wrote after applying
+     * this request's changes on top of another writer's. Otherwise the next save of {@code data} would
+     * read the other writer's attributes as removed by this request.
+     */
+    static void takeAttributesOf(SessionRecord merged, SessionData data) {
+        for (String name : Set.copyOf(data.getKeys())) {
+            if (!merged.attributes().containsKey(name)) {
+                data.setAttribute(name, null);
+            }
+        }
+        data.putAllAttributes(merged.attributes());
     }
 
     /**

@@ -1,0 +1,132 @@
+package io.hbasesessions.jetty;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Map;
+import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.ee10.servlet.security.ConstraintSecurityHandler;
+import org.eclipse.jetty.security.HashLoginService;
+import org.eclipse.jetty.security.UserStore;
+import org.eclipse.jetty.security.authentication.FormAuthenticator;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.session.DefaultSessionCacheFactory;
+import org.eclipse.jetty.session.DefaultSessionIdManager;
+import org.eclipse.jetty.session.SessionCache;
+import org.eclipse.jetty.util.security.Password;
+
+/**
+ * One embedded Jetty server serving the real test WAR at {@value #CONTEXT_PATH}, configured as an
+ * embedded-Jetty user would: an {@link HBaseSessionDataStoreFactory} bean, and a session cache that
+ * evicts on request exit (non-sticky) and stores before the response is committed.
+ */
+final class JettyNode implements AutoCloseable {
+
+    static final String CONTEXT_PATH = "/app";
+    static final String USER = "alice";
+    static final String PASSWORD = "secret";
+
+    private final Server server;
+    private final WebAppContext webapp;
+    private final ServerConnector connector;
+
+    private JettyNode(String workerName, Map<String, String> storeSettings) {
+        server = new Server();
+        connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+
+        DefaultSessionIdManager ids = new DefaultSessionIdManager(server);
+        ids.setWorkerName(workerName);
+        server.addBean(ids, true);
+
+        DefaultSessionCacheFactory cache = new DefaultSessionCacheFactory();
+        cache.setEvictionPolicy(SessionCache.EVICT_ON_SESSION_EXIT);
+        cache.setFlushOnResponseCommit(true);
+        server.addBean(cache);
+
+        HBaseSessionDataStoreFactory store = new HBaseSessionDataStoreFactory();
+        storeSettings.forEach((name, value) -> setNamed(store, name, value));
+        server.addBean(store);
+
+        webapp = new WebAppContext();
+        webapp.setContextPath(CONTEXT_PATH);
+        webapp.setWar(testWar().toString());
+        webapp.setSecurityHandler(formLogin());
+        server.setHandler(webapp);
+    }
+
+    /** Starts a node named {@code workerName} (its ids end in {@code .workerName}). */
+    static JettyNode start(String workerName, Map<String, String> storeSettings) {
+        JettyNode node = new JettyNode(workerName, storeSettings);
+        try {
+            node.server.start();
+        } catch (Exception e) {
+            node.close();
+            throw new AssertionError("Jetty did not start: " + e, e);
+        }
+        if (!node.webapp.isAvailable()) {
+            node.close();
+            throw new AssertionError("The test WAR did not deploy", node.webapp.getUnavailableException());
+        }
+        return node;
+    }
+
+    static Path testWar() {
+        return Path.of(System.getProperty("test.war", "target/wars/test-webapp.war"));
+    }
+
+    URI servlet() {
+        return URI.create("http://127.0.0.1:" + connector.getLocalPort() + CONTEXT_PATH + "/session");
+    }
+
+    HBaseSessionDataStore dataStore() {
+        return (HBaseSessionDataStore) webapp.getSessionHandler().getSessionCache().getSessionDataStore();
+    }
+
+    String jettyVersion() {
+        return Server.getVersion();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new AssertionError("Jetty did not stop: " + e, e);
+        }
+    }
+
+    /** FORM authentication without constraints: {@code request.login} keeps the user in the session. */
+    private static ConstraintSecurityHandler formLogin() {
+        UserStore users = new UserStore();
+        users.addUser(USER, new Password(PASSWORD), new String[] {"user"});
+        HashLoginService realm = new HashLoginService("test");
+        realm.setUserStore(users);
+        ConstraintSecurityHandler security = new ConstraintSecurityHandler();
+        security.setLoginService(realm);
+        security.setAuthenticator(new FormAuthenticator("/login", "/login-error", false));
+        return security;
+    }
+
+    /** Applies one setting through the factory's setter of that name, as Jetty's XML does. */
+    private static void setNamed(HBaseSessionDataStoreFactory factory, String name, String value) {
+        String setter = "set" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+        for (var method : HBaseSessionDataStoreFactory.class.getMethods()) {
+            if (method.getName().equals(setter) && method.getParameterCount() == 1) {
+                try {
+                    Class<?> type = method.getParameterTypes()[0];
+                    Object argument = type == int.class ? Integer.valueOf(value)
+                            : type == long.class ? Long.valueOf(value)
+                            : type == boolean.class ? Boolean.valueOf(value)
+                            : value;
+                    method.invoke(factory, argument);
+                    return;
+                } catch (ReflectiveOperationException e) {
+                    throw new AssertionError("Cannot set " + name + ": " + e, e);
+                }
+            }
+        }
+        throw new AssertionError("The factory has no setter for " + name);
+    }
+}
