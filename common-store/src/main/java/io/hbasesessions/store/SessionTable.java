@@ -1,7 +1,5 @@
 package io.hbasesessions.store;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +10,6 @@ import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -29,6 +26,11 @@ final class SessionTable {
     static final Duration LEASE_TTL = Duration.ofSeconds(30);
     /** Lease cells guard no data: a lease lost in a region server crash only ends one request's exclusivity. */
     private static final Durability LEASE_DURABILITY = Durability.ASYNC_WAL;
+    /**
+     * A lease is given back by writing it empty, never by deleting it: a delete marker hides every
+     * later put with the same millisecond timestamp, so the next holder's lease would be invisible.
+     */
+    private static final byte[] FREE_LEASE = new byte[0];
 
     private final AsyncTable<?> table;
     private final HBaseCalls calls;
@@ -67,9 +69,9 @@ final class SessionTable {
         return conditional(replace, key, deadline);
     }
 
-    /** Writes and gives back the lease in one atomic row mutation; false if the lease is no longer ours. */
+    /** Writes and gives back the lease in one atomic put; false if the lease is no longer ours. */
     boolean replaceUnderLease(SessionKey key, String leaseToken, StateWrite write, Deadline deadline) {
-        RowMutations writeAndRelease = rowMutations(write.toPut(key), leaseDelete(key, write.durability()));
+        Put writeAndRelease = write.toPut(key).addColumn(FAMILY, LEASE, FREE_LEASE);
         CheckAndMutate replace = CheckAndMutate.newBuilder(key.row())
                 .ifEquals(FAMILY, LEASE, Bytes.toBytes(leaseToken)).build(writeAndRelease);
         return conditional(replace, key, deadline);
@@ -90,18 +92,20 @@ final class SessionTable {
         calls.await(table.deleteAll(deletes), deadline, null, "deleting " + keys.size() + " sessions");
     }
 
-    /** Takes the row's lease if nobody holds it; the lease cell dies by its own TTL if its holder does. */
+    /**
+     * Takes the row's lease if it is free: missing, expired by its TTL (a dead holder) or given back.
+     * HBase treats an empty expected value as "missing or empty", so one condition covers all three.
+     */
     boolean takeLease(SessionKey key, String leaseToken, Deadline deadline) {
-        Put lease = new Put(key.row()).addColumn(FAMILY, LEASE, Bytes.toBytes(leaseToken));
-        lease.setTTL(LEASE_TTL.toMillis());
-        lease.setDurability(LEASE_DURABILITY);
-        return conditional(CheckAndMutate.newBuilder(key.row()).ifNotExists(FAMILY, LEASE).build(lease), key, deadline);
+        CheckAndMutate take = CheckAndMutate.newBuilder(key.row()).ifEquals(FAMILY, LEASE, FREE_LEASE)
+                .build(leasePut(key, Bytes.toBytes(leaseToken)));
+        return conditional(take, key, deadline);
     }
 
     /** Gives the lease back if it is still ours (it may have expired and been taken by another request). */
     void dropLease(SessionKey key, String leaseToken, Deadline deadline) {
         CheckAndMutate drop = CheckAndMutate.newBuilder(key.row())
-                .ifEquals(FAMILY, LEASE, Bytes.toBytes(leaseToken)).build(leaseDelete(key, LEASE_DURABILITY));
+                .ifEquals(FAMILY, LEASE, Bytes.toBytes(leaseToken)).build(leasePut(key, FREE_LEASE));
         conditional(drop, key, deadline);
     }
 
@@ -119,18 +123,10 @@ final class SessionTable {
         return delete;
     }
 
-    private static Delete leaseDelete(SessionKey key, Durability durability) {
-        Delete delete = new Delete(key.row()).addColumns(FAMILY, LEASE);
-        delete.setDurability(durability);
-        return delete;
-    }
-
-    private static RowMutations rowMutations(Put put, Delete delete) {
-        try {
-            // HBase syncs a row mutation's WAL entry at the strongest durability among its parts.
-            return RowMutations.of(List.of(put, delete));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Both mutations are built for the same row", e);
-        }
+    private static Put leasePut(SessionKey key, byte[] value) {
+        Put lease = new Put(key.row()).addColumn(FAMILY, LEASE, value);
+        lease.setTTL(LEASE_TTL.toMillis());
+        lease.setDurability(LEASE_DURABILITY);
+        return lease;
     }
 }
