@@ -1,0 +1,100 @@
+package io.hbasesessions.jetty;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.HBaseExtension;
+import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.jetty.SessionClient.Reply;
+import io.hbasesessions.store.SessionStore;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** A request with an id that names no live session gets a fresh one; no stored session is touched. */
+@ExtendWith(HBaseExtension.class)
+class HostileSessionIdsTest {
+
+    private static JettyNode node;
+    private static SessionStore hbase;
+    private static SessionClient victim;
+
+    @BeforeAll
+    static void start(EmbeddedHBase server, TestNamespace namespace) {
+        Map<String, String> settings = TestStores.settings(server, namespace);
+        node = JettyNode.start("node0", settings);
+        hbase = TestStores.inspector(settings);
+        victim = new SessionClient();
+        victim.get(node.servlet(), "op=put&name=cart&value=victim");
+    }
+
+    @AfterAll
+    static void stop() {
+        node.close();
+        hbase.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "node0forgedbutwellformed12345.node0",
+        "garbage%00%ff..%2F..%2Fetc",
+        "'or'1'='1",
+        "\u00e9t\u00e9-non-ascii",
+        "x.node7.node0",
+    })
+    void anUnknownIdGetsAFreshSessionUnderANewId(String forged) {
+        assertFreshSessionFor(forged);
+    }
+
+    @Test
+    void anOverlongIdGetsAFreshSession() {
+        assertFreshSessionFor("a".repeat(4000));
+    }
+
+    @Test
+    void aVictimsIdWithAnotherNodeSuffixIsTheSameSessionNotANewOne() {
+        String sameSessionOtherSuffix = victim.sessionId() + ".node9";
+        Reply reply = SessionClient.withCookie(sameSessionOtherSuffix).get(node.servlet(), "op=get");
+        assertEquals("Note(victim)", reply.attribute("cart"));
+    }
+
+    @Test
+    void anExpiredIdGetsAFreshSessionAndTheOldOneIsNotBroughtBack() throws InterruptedException {
+        SessionClient expiring = new SessionClient();
+        // The short timeout is set on the first request: shortening it later would leave an older cell
+        // version with a longer TTL behind it (see the report on the store's cell TTLs).
+        expiring.get(node.servlet(), "op=timeout&seconds=1");
+        expiring.get(node.servlet(), "op=put&name=cart&value=old");
+        String expiredId = expiring.sessionId();
+        Thread.sleep(2_500);
+
+        Reply reply = expiring.get(node.servlet(), "op=put&name=cart&value=new");
+
+        assertNotEquals(expiredId, expiring.sessionId());
+        assertEquals("true", reply.value("new"));
+        assertEquals("Note(new)", reply.attribute("cart"));
+        assertFalse(hbase.exists(expiredId), "the expired session came back");
+    }
+
+    private static void assertFreshSessionFor(String forged) {
+        SessionClient attacker = SessionClient.withCookie(forged);
+        long victimVersion = hbase.load(victim.sessionId()).orElseThrow().version();
+
+        Reply reply = attacker.get(node.servlet(), "op=put&name=cart&value=attacker");
+
+        assertEquals(200, reply.status());
+        assertEquals("true", reply.value("new"));
+        assertNotEquals(forged, attacker.cookie());
+        assertTrue(attacker.cookie().startsWith("node0"), attacker.cookie());
+        assertFalse(hbase.exists(forged.replaceFirst("\\.node\\d+$", "")), "a session was stored under the forged id");
+        assertEquals(victimVersion, hbase.load(victim.sessionId()).orElseThrow().version(), "the victim's session was written");
+        assertEquals("Note(victim)", victim.get(node.servlet(), "op=get").attribute("cart"));
+    }
+}
