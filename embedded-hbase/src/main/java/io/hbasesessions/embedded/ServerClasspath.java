@@ -20,16 +20,13 @@ final class ServerClasspath {
 
   /** Written by the hbase-server-classpath module: the runtime classpath of hbase-server. */
   static final String SERVER_JARS = "hbase-server.classpath";
-  /** Written by this module: the slf4j 2 binding that makes the server log at all. */
-  static final String SERVER_LOGGING_JARS = "hbase-server-logging.classpath";
 
   private ServerClasspath() {
   }
 
   /** Watchdog first, then the configuration directory (log4j.properties), then the server's jars. */
   static String build(Path configurationDirectory) {
-    List<String> jars = new ArrayList<>(listedJars(SERVER_LOGGING_JARS));
-    jars.addAll(listedJars(SERVER_JARS));
+    List<String> jars = listedJars(SERVER_JARS);
     requireAllExist(jars);
     List<String> entries = new ArrayList<>();
     entries.add(watchdogLocation().toString());
