@@ -1,0 +1,62 @@
+package io.hbasesessions.tomcat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.HBaseExtension;
+import io.hbasesessions.embedded.TestNamespace;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.catalina.session.PersistentManager;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Sessions outlive the Tomcat that created them; their attributes are instances of the WAR's own classes. */
+@ExtendWith(HBaseExtension.class)
+class RestartTest {
+
+    private static final Map<String, String> ATTRIBUTES = Map.of("note", "Note(kept)", "list", "[Note(one), Note(two)]");
+
+    @Test
+    void hbaseSessionManagerSessionsSurviveARestart(EmbeddedHBase hbase, TestNamespace namespace,
+            @TempDir Path directory) {
+        try (TomcatNode node = new TomcatNode("r", directory, () -> TestManagers.manager(hbase, namespace))) {
+            Browser browser = fillSession(node.start());
+            node.stop();
+            node.start();
+            assertEquals(ATTRIBUTES, browser.call(node.baseUri(), "get").attributes());
+        }
+    }
+
+    @Test
+    void persistentManagerWithHBaseStoreKeepsSessionsAcrossARestart(EmbeddedHBase hbase, TestNamespace namespace,
+            @TempDir Path directory) {
+        try (TomcatNode node = new TomcatNode("p", directory, () -> persistentManager(hbase, namespace))) {
+            Browser browser = fillSession(node.start());
+            node.stop(); // PersistentManager saves every session to the store when it stops
+            node.start(); // and swaps each in from the store when a request asks for it
+            assertEquals(ATTRIBUTES, browser.call(node.baseUri(), "get").attributes());
+
+            String id = browser.sessionId();
+            assertEquals("true", browser.call(node.baseUri(), "invalidate").value("invalidated"));
+            node.stop();
+            node.start();
+            assertEquals("none", Browser.withCookie(id).call(node.baseUri(), "get").value("id"));
+        }
+    }
+
+    private static Browser fillSession(TomcatNode node) {
+        Browser browser = new Browser();
+        browser.call(node.baseUri(), "put&name=note&value=kept");
+        browser.call(node.baseUri(), "append&name=list&value=one");
+        browser.call(node.baseUri(), "append&name=list&value=two");
+        return browser;
+    }
+
+    private static PersistentManager persistentManager(EmbeddedHBase hbase, TestNamespace namespace) {
+        PersistentManager manager = new PersistentManager();
+        manager.setStore(TestManagers.store(hbase, namespace));
+        return manager;
+    }
+}

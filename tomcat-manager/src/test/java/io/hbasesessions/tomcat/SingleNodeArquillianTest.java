@@ -1,0 +1,114 @@
+package io.hbasesessions.tomcat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.hbasesessions.tomcat.Browser.Answer;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.URL;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The test WAR on Arquillian's embedded Tomcat, installed the way users install it: one
+ * {@code <Manager>} line in the WAR's {@code META-INF/context.xml}. The store's counters are read over
+ * JMX, as an operator would.
+ */
+@ExtendWith({HBaseForDeployments.class, ArquillianExtension.class})
+class SingleNodeArquillianTest {
+
+    private static final int READ_ONLY_REQUESTS = 20;
+
+    @ArquillianResource
+    private URL deploymentUrl;
+
+    @Deployment(testable = false)
+    static WebArchive testWar() {
+        String contextXml = "<Context>\n  <Realm className=\"" + TestRealm.class.getName() + "\"/>\n  "
+                + HBaseForDeployments.managerElement("touchIntervalSeconds=\"60\"") + "\n</Context>\n";
+        return ShrinkWrap.create(WebArchive.class, "app.war")
+                .merge(ShrinkWrap.createFromZipFile(WebArchive.class, TomcatNode.testWar().toFile()))
+                .addAsManifestResource(new StringAsset(contextXml), "context.xml");
+    }
+
+    @Test
+    void runsOnTheTomcatVersionUnderTest() {
+        String expected = System.getProperty("expected.tomcat.version");
+        assertEquals("Apache Tomcat/" + expected, new Browser().call(base(), "node").value("server"));
+    }
+
+    @Test
+    void readOnlyRequestsWithinTheTouchIntervalWriteNothing() throws Exception {
+        Browser browser = new Browser();
+        browser.call(base(), "put&name=a&value=1");
+        long writesBefore = counter("storeSessionWrites");
+        long unchangedBefore = counter("storeUnchangedSaves") + counter("storeTouchesSkipped");
+
+        for (int i = 0; i < READ_ONLY_REQUESTS; i++) {
+            assertEquals(Map.of("a", "Note(1)"), browser.call(base(), "get").attributes());
+            assertEquals(200, browser.call(base(), "touch").status());
+        }
+
+        assertEquals(writesBefore, counter("storeSessionWrites"), "no HBase write for reads within touchIntervalSeconds");
+        assertEquals(unchangedBefore + 2 * READ_ONLY_REQUESTS,
+                counter("storeUnchangedSaves") + counter("storeTouchesSkipped"), "every request ended in a skipped save");
+    }
+
+    @Test
+    void forgedGarbageOverlongAndExpiredIdsGetAFreshSessionAndTouchNoStoredOne() throws Exception {
+        Browser victim = new Browser();
+        victim.call(base(), "put&name=secret&value=s1");
+        Browser shortLived = new Browser();
+        shortLived.call(base(), "timeout&seconds=1");
+        Thread.sleep(2_100);
+
+        Map<String, String> ids = new LinkedHashMap<>();
+        ids.put("forged", HexFormat.of().withUpperCase().formatHex(new SecureRandom().generateSeed(16)));
+        ids.put("forged with a route", "0".repeat(32) + ".a");
+        ids.put("garbage", "../../etc/passwd%00");
+        ids.put("overlong", "A".repeat(4000));
+        ids.put("expired", shortLived.sessionId());
+        long writesBefore = counter("storeSessionWrites");
+        long createsBefore = counter("storeCreates");
+
+        for (Map.Entry<String, String> id : ids.entrySet()) {
+            Answer lookup = Browser.withCookie(id.getValue()).call(base(), "get");
+            assertEquals("none", lookup.value("id"), id.getKey() + ": no session found");
+            Browser tab = Browser.withCookie(id.getValue());
+            Answer put = tab.call(base(), "put&name=mine&value=" + id.getKey().replace(' ', '-'));
+            assertEquals(200, put.status(), put.body());
+            assertNotEquals(id.getValue(), tab.sessionId(), id.getKey() + ": a new id, not the one sent");
+            assertEquals(Set.of("mine"), put.attributes().keySet(), id.getKey() + ": a fresh session");
+        }
+
+        assertEquals(ids.size(), counter("storeCreates") - createsBefore);
+        assertEquals(ids.size(), counter("storeSessionWrites") - writesBefore, "only the new sessions were written");
+        assertEquals(Map.of("secret", "Note(s1)"), victim.call(base(), "get").attributes());
+    }
+
+    private URI base() {
+        return URI.create(deploymentUrl.toString());
+    }
+
+    /** A counter of the store, as JMX shows it on the manager's MBean. */
+    private static long counter(String attribute) throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        Set<ObjectName> managers = server.queryNames(new ObjectName("*:type=Manager,context=/app,*"), null);
+        assertEquals(1, managers.size(), "one manager MBean for /app: " + managers);
+        return (Long) server.getAttribute(managers.iterator().next(), attribute);
+    }
+}
