@@ -138,7 +138,9 @@ final class HBaseSessionStore implements SessionStore {
         ctx.sessions.delete(key.get(), deadline);
         session.ifPresent(s -> s.state().principal().ifPresent(
                 principal -> ctx.index.remove(principal, s.state().creationTime(), key.get(), deadline)));
-        ctx.counters.deletes.increment();
+        if (session.isPresent()) {
+            ctx.counters.deletes.increment();
+        }
         return session.filter(s -> s.isLiveAt(ctx.now())).isPresent();
     }
 

@@ -87,7 +87,7 @@ final class StoreContext {
         return new LoadedSession(decoded.record(), row.version(), row.state(), leaseToken);
     }
 
-    private <T> Optional<T> unreadable(SessionKey key, CorruptSessionDataException e) {
+    private Optional<SessionRow> unreadable(SessionKey key, CorruptSessionDataException e) {
         counters.unreadableOnLoad.increment();
         LOG.log(System.Logger.Level.WARNING, "Session {0} is unreadable and treated as absent: {1}",
                 key.shortHex(), e.getMessage());
