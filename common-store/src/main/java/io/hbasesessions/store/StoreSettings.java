@@ -24,6 +24,8 @@ public final class StoreSettings {
     public static final long DEFAULT_TOUCH_INTERVAL_SECONDS = 60;
     public static final long DEFAULT_OPERATION_TIMEOUT_MILLIS = 5_000;
     public static final long DEFAULT_MAX_SESSION_BYTES = 1024 * 1024;
+    /** Below HBase's default 10 MB cell limit (hbase.client.keyvalue.maxsize), leaving room for the version cell. */
+    static final long MAX_SESSION_BYTES_CEILING = 8L * 1024 * 1024;
 
     private final Path hbaseSite;
     private final String zookeeperQuorum;
@@ -343,8 +345,9 @@ public final class StoreSettings {
             if (operationTimeoutMillis < 100 || operationTimeoutMillis > 600_000) {
                 problems.add("operationTimeoutMillis=" + operationTimeoutMillis + " must be between 100 and 600000");
             }
-            if (maxSessionBytes < 1024 || maxSessionBytes > 64L * 1024 * 1024) {
-                problems.add("maxSessionBytes=" + maxSessionBytes + " must be between 1024 and 67108864");
+            if (maxSessionBytes < 1024 || maxSessionBytes > MAX_SESSION_BYTES_CEILING) {
+                problems.add("maxSessionBytes=" + maxSessionBytes + " must be between 1024 and "
+                        + MAX_SESSION_BYTES_CEILING + " (HBase refuses cells over 10 MB by default)");
             }
             requireNonNull("lockingMode", lockingMode, problems);
             requireNonNull("writeDurability", writeDurability, problems);
