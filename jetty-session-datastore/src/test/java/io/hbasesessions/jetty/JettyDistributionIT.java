@@ -40,7 +40,8 @@ class JettyDistributionIT {
     @ValueSource(strings = {"ee10", "ee11"})
     void theModuleStoresSessionsOfADeployedWarInHBase(String environment, EmbeddedHBase hbase, TestNamespace namespace)
             throws Exception {
-        Path work = Files.createDirectories(Path.of("target", "it", environment)).toAbsolutePath();
+        Path work = Files.createTempDirectory(Files.createDirectories(Path.of("target", "it")), environment + "-")
+                .toAbsolutePath();
         Path jettyHome = unpackJettyHome(work);
         Path jettyBase = Files.createDirectories(work.resolve("jetty-base"));
         unzip(Path.of(System.getProperty("jetty.base.archive")), jettyBase);
@@ -80,13 +81,10 @@ class JettyDistributionIT {
 
     private static Path unpackJettyHome(Path work) throws IOException, InterruptedException {
         Path archive = Path.of(System.getProperty("jetty.home.archive"));
-        Path unpacked = work.resolve("home");
-        if (!Files.isDirectory(unpacked)) {
-            Files.createDirectories(unpacked);
-            Process tar = new ProcessBuilder("tar", "xzf", archive.toString(), "-C", unpacked.toString(),
-                    "--strip-components=1").inheritIO().start();
-            assertEquals(0, tar.waitFor(), "tar failed on " + archive);
-        }
+        Path unpacked = Files.createDirectories(work.resolve("home"));
+        Process tar = new ProcessBuilder("tar", "xzf", archive.toString(), "-C", unpacked.toString(),
+                "--strip-components=1").inheritIO().start();
+        assertEquals(0, tar.waitFor(), "tar failed on " + archive);
         return unpacked;
     }
 
