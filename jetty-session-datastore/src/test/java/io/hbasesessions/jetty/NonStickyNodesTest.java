@@ -45,6 +45,12 @@ class NonStickyNodesTest {
     }
 
     @Test
+    void runsOnTheJettyLineOfThisTestRun() {
+        String line = System.getProperty("jetty.line");
+        assertTrue(nodeA.jettyVersion().startsWith(line + "."), nodeA.jettyVersion() + " is not Jetty " + line);
+    }
+
+    @Test
     void aChangeOnOneNodeIsSeenOnTheOtherAtOnce() {
         SessionClient browser = new SessionClient();
         browser.get(nodeA.servlet(), "op=put&name=cart&value=book");
