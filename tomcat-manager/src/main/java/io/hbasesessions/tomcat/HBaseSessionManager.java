@@ -249,7 +249,7 @@ public class HBaseSessionManager extends ManagerBase {
     private HBaseSession loadDetached(String id) {
         HBaseSession found = load(id, null);
         if (found != null) {
-            release(found);
+            drop(found, true);
         }
         return found;
     }
@@ -314,14 +314,15 @@ public class HBaseSessionManager extends ManagerBase {
      */
     void endRequest(Request request, RequestSessions requestSessions, boolean lookUpUntouched) {
         HBaseSession current = requestSessions.isEmpty() && !lookUpUntouched ? null : sessionOf(request);
+        boolean storeReachable = !requestSessions.isStoreUnavailable();
         try {
-            if (current != null && !requestSessions.isStoreUnavailable()) {
+            if (current != null && storeReachable) {
                 save(current);
             }
         } finally {
             for (HBaseSession copy : requestSessions.takeCopies()) {
                 if (copy != current) {
-                    release(copy);
+                    drop(copy, storeReachable);
                 }
             }
             if (current != null) {
@@ -358,13 +359,14 @@ public class HBaseSessionManager extends ManagerBase {
         }
     }
 
-    /** Drops a copy that was not saved, giving back a pessimistic lease its load took. */
-    private void release(HBaseSession copy) {
+    /** Drops a copy that was not saved, giving back a pessimistic lease its load took (if HBase can be asked). */
+    private void drop(HBaseSession copy, boolean giveBackLease) {
         sessions.remove(copy.getIdInternal(), copy);
-        if (copy.isStored() && copy.isValid() && store != null) {
+        SessionStore current = store;
+        if (giveBackLease && copy.isStored() && copy.isValid() && current != null) {
             try {
                 callStore(() -> {
-                    store.release(copy.stored());
+                    current.release(copy.stored());
                     return null;
                 });
             } catch (SessionStoreException e) {

@@ -38,29 +38,25 @@ final class HBaseSessionValve extends ValveBase {
     @Override
     public void invoke(Request request, Response response) throws IOException, ServletException {
         RequestSessions requestSessions = RequestSessions.bind(request, manager);
-        SessionStoreException failure;
+        SessionStoreException failure = null;
         try {
-            failure = process(request, response);
-            if (request.isAsync()) {
-                endWhenAsyncCompletes(request, requestSessions);
-            } else {
-                failure = firstOf(failure, end(request, requestSessions, failure));
-            }
+            getNext().invoke(request, response);
+            failure = storeFailureIn((Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
+        } catch (SessionStoreException e) {
+            failure = e;
         } finally {
-            RequestSessions.unbind();
+            try {
+                if (request.isAsync()) {
+                    endWhenAsyncCompletes(request, requestSessions);
+                } else {
+                    failure = firstOf(failure, end(request, requestSessions, failure));
+                }
+            } finally {
+                RequestSessions.unbind();
+            }
         }
         if (failure != null) {
             respond(request, response, failure);
-        }
-    }
-
-    /** Runs the rest of the pipeline; returns the store failure it ran into, thrown or caught by the servlet's wrapper. */
-    private SessionStoreException process(Request request, Response response) throws IOException, ServletException {
-        try {
-            getNext().invoke(request, response);
-            return storeFailureIn((Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
-        } catch (SessionStoreException e) {
-            return e;
         }
     }
 
