@@ -75,7 +75,7 @@ class RequestScopeTest {
             context.setManager(manager);
             Wrapper servlet = Tomcat.addServlet(context, "scope", new ScopeServlet());
             servlet.setAsyncSupported(true);
-            context.addServletMappingDecoded("/session", "scope", false);
+            servlet.addMapping("/session");
             tomcat.getConnector();
             tomcat.start();
             return URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/scope/");

@@ -2,6 +2,7 @@ package io.hbasesessions.tomcat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.tomcat.Browser.Answer;
 import java.lang.management.ManagementFactory;
@@ -12,6 +13,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -100,15 +102,31 @@ class SingleNodeArquillianTest {
         assertEquals(Map.of("secret", "Note(s1)"), victim.call(base(), "get").attributes());
     }
 
+    @Test
+    void theManagersMBeanShowsEveryDescribedAttribute() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName manager = managerName();
+        assertEquals("Non-sticky sessions stored in HBase", server.getMBeanInfo(manager).getDescription(),
+                "described by the package's mbeans-descriptors.xml");
+        for (MBeanAttributeInfo attribute : server.getMBeanInfo(manager).getAttributes()) {
+            server.getAttribute(manager, attribute.getName());
+        }
+        assertTrue(((String) server.getAttribute(manager, "storeSettings")).contains("keyScope=localhost/app"));
+    }
+
     private URI base() {
         return URI.create(deploymentUrl.toString());
     }
 
     /** A counter of the store, as JMX shows it on the manager's MBean. */
     private static long counter(String attribute) throws Exception {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        Set<ObjectName> managers = server.queryNames(new ObjectName("*:type=Manager,context=/app,*"), null);
+        return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(managerName(), attribute);
+    }
+
+    private static ObjectName managerName() throws Exception {
+        Set<ObjectName> managers = ManagementFactory.getPlatformMBeanServer()
+                .queryNames(new ObjectName("*:type=Manager,context=/app,*"), null);
         assertEquals(1, managers.size(), "one manager MBean for /app: " + managers);
-        return (Long) server.getAttribute(managers.iterator().next(), attribute);
+        return managers.iterator().next();
     }
 }
