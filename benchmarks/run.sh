@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The benchmark suite in one command (see docs/benchmarks.md):
+#   benchmarks/run.sh --quick   # every part, small sizes: under 3 minutes once built
+#   benchmarks/run.sh --full    # the published run: about 20 minutes
+# Installs what it needs from the operating system's packages (redis-server, postgresql, wrk, gnuplot),
+# starts Redis and PostgreSQL on 127.0.0.1 for the run, builds the benchmark modules, runs the suite
+# and stops what it started. Results: benchmarks/target/results-<mode>/results.md (and http.png).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case "$mode" in
+  --quick) time_limit=15m ;;
+  --full) time_limit=90m ;;
+  *) echo "usage: benchmarks/run.sh --quick|--full" >&2; exit 2 ;;
+esac
+output="$PWD/benchmarks/target/results-${mode#--}"
+redis_port=${BENCH_REDIS_PORT:-16379}
+pg_version=15
+pg_database=hbase_sessions_bench
+pg_user=hbase_sessions_bench
+pg_password=hbase_sessions_bench
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+install_peers() {
+  local missing=()
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  command -v wrk >/dev/null || missing+=(wrk)
+  command -v gnuplot >/dev/null || missing+=(gnuplot-nox)
+  [ -x "/usr/lib/postgresql/$pg_version/bin/postgres" ] || missing+=(postgresql)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing ${missing[*]}"
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+started_redis=""
+started_postgres=""
+stop_peers() {
+  if [ -n "$started_redis" ]; then
+    redis-cli -h 127.0.0.1 -p "$redis_port" shutdown nosave >/dev/null 2>&1 || kill "$(cat "$output/redis.pid")" 2>/dev/null || true
+  fi
+  if [ -n "$started_postgres" ]; then
+    $sudo pg_ctlcluster "$pg_version" main stop || true
+  fi
+}
+trap stop_peers EXIT
+
+start_peers() {
+  mkdir -p "$output"
+  redis-server --bind 127.0.0.1 --port "$redis_port" --save '' --appendonly no \
+    --daemonize yes --pidfile "$output/redis.pid" --logfile "$output/redis.log"
+  started_redis=yes
+  if ! pg_lsclusters -h | awk -v v="$pg_version" '$1 == v && $2 == "main" && $4 == "online"' | grep -q .; then
+    $sudo pg_ctlcluster "$pg_version" main start
+    started_postgres=yes
+  fi
+  # A user and database of its own; Jetty's JDBC store creates its table, dropped here for a clean start.
+  $sudo -u postgres psql -q -v ON_ERROR_STOP=1 <<SQL
+DO \$\$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$pg_user') THEN
+    CREATE ROLE $pg_user LOGIN PASSWORD '$pg_password';
+  END IF;
+END \$\$;
+SELECT 'CREATE DATABASE $pg_database OWNER $pg_user' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$pg_database')\gexec
+SQL
+  $sudo -u postgres psql -q -d "$pg_database" -c 'DROP TABLE IF EXISTS jettysessions'
+  for i in $(seq 50); do redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1 && return; sleep 0.2; done
+  echo "Redis did not answer on 127.0.0.1:$redis_port: see $output/redis.log" >&2
+  exit 1
+}
+
+peer_versions() {
+  printf '%s; %s; %s' \
+    "$(redis-server --version | awk '{print "redis-server", substr($3, 3)}')" \
+    "$($sudo -u postgres psql -tAc 'SHOW server_version' | awk '{print "PostgreSQL", $1}')" \
+    "$(wrk --version 2>&1 | head -1 | awk '{print "wrk", $2}')"
+}
+
+install_peers
+echo "Building the benchmark modules"
+mvn -B -q -DskipTests package -pl benchmarks/suite -am
+start_peers
+suite_classpath="benchmarks/suite/target/classes:$(cat benchmarks/suite/target/suite.classpath)"
+timeout "$time_limit" java -Xms2g -Xmx2g -cp "$suite_classpath" io.hbasesessions.benchmarks.BenchmarkSuite "$mode" \
+  --output "$output" \
+  --redis "127.0.0.1:$redis_port" \
+  --jdbc-url "jdbc:postgresql://127.0.0.1:5432/$pg_database?user=$pg_user&password=$pg_password" \
+  --load-generator wrk \
+  --peer-versions "$(peer_versions)"
+if command -v gnuplot >/dev/null && [ -s "$output/http.tsv" ]; then
+  gnuplot -e "data='$output/http.tsv'; out='$output/http.png'" benchmarks/http.gnuplot
+fi
+echo "Results: $output/results.md"

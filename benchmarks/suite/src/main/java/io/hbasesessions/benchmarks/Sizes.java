@@ -1,0 +1,51 @@
+package io.hbasesessions.benchmarks;
+
+import java.time.Duration;
+
+/**
+ * How long and how much each part runs. {@code QUICK} fits in under 3 minutes, {@code FULL} is the run
+ * the published results come from, {@code SMOKE} is the few seconds the build's test spends on it.
+ */
+public enum Sizes {
+    SMOKE(ms(300), ms(700), 200, 2_000, ms(700), ms(1_000), ms(2_000), 300, 0, 1, ms(200)),
+    QUICK(ms(500), ms(2_000), 2_000, 20_000, ms(2_000), ms(1_500), ms(3_000), 5_000, 1, 2, ms(700)),
+    FULL(ms(3_000), ms(15_000), 20_000, 1_000_000, ms(30_000), ms(5_000), ms(20_000), 100_000, 2, 5, ms(2_000));
+
+    /** Store benchmark: warm-up and measured time of each operation at each thread count. */
+    final Duration storeWarmup;
+    final Duration storeMeasured;
+    /** Store benchmark: sessions created before the load, save, touch and conflict runs. */
+    final int storeSessions;
+    /** Scale: sessions created, and how long they are then loaded at random. */
+    final int scaleSessions;
+    final Duration scaleLoads;
+    /** HTTP: warm-up and measured time of each workload on each container and store. */
+    final Duration httpWarmup;
+    final Duration httpMeasured;
+    /** HTTP: sessions alive on the Tomcat node when its heap is measured. */
+    final int heapSessions;
+    /** JMH: forks (0 runs in this JVM), measured iterations (warm-up iterations are half, at least 1), iteration time. */
+    final int jmhForks;
+    final int jmhIterations;
+    final Duration jmhIterationTime;
+
+    Sizes(Duration storeWarmup, Duration storeMeasured, int storeSessions, int scaleSessions, Duration scaleLoads,
+            Duration httpWarmup, Duration httpMeasured, int heapSessions, int jmhForks, int jmhIterations,
+            Duration jmhIterationTime) {
+        this.storeWarmup = storeWarmup;
+        this.storeMeasured = storeMeasured;
+        this.storeSessions = storeSessions;
+        this.scaleSessions = scaleSessions;
+        this.scaleLoads = scaleLoads;
+        this.httpWarmup = httpWarmup;
+        this.httpMeasured = httpMeasured;
+        this.heapSessions = heapSessions;
+        this.jmhForks = jmhForks;
+        this.jmhIterations = jmhIterations;
+        this.jmhIterationTime = jmhIterationTime;
+    }
+
+    private static Duration ms(long millis) {
+        return Duration.ofMillis(millis);
+    }
+}

@@ -1,0 +1,55 @@
+package io.hbasesessions.benchmarks;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The suite's command line. {@code --redis} and {@code --jdbc-url} name the peers that run.sh started;
+ * a peer not given is left out of the HTTP benchmark, and the report says so. {@code --profile} records
+ * JFR profiles of the HBase server and of every HTTP node into the work directory.
+ */
+public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Optional<String> jdbcUrl,
+        String loadGenerator, Optional<String> peerVersions, boolean profile) {
+
+    static final String USAGE = "usage: BenchmarkSuite --quick|--full|--smoke [--output DIR] [--redis HOST:PORT] "
+            + "[--jdbc-url jdbc:postgresql://...] [--load-generator auto|wrk|java] [--peer-versions TEXT] [--profile]";
+
+    public static SuiteOptions parse(String... args) {
+        Sizes sizes = null;
+        Path output = Path.of("benchmarks", "target", "results");
+        String redis = null;
+        String jdbcUrl = null;
+        String loadGenerator = "auto";
+        String peerVersions = null;
+        boolean profile = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> sizes = Sizes.QUICK;
+                case "--full" -> sizes = Sizes.FULL;
+                case "--smoke" -> sizes = Sizes.SMOKE;
+                case "--output" -> output = Path.of(value(args, ++i));
+                case "--redis" -> redis = value(args, ++i);
+                case "--jdbc-url" -> jdbcUrl = value(args, ++i);
+                case "--load-generator" -> loadGenerator = value(args, ++i);
+                case "--peer-versions" -> peerVersions = value(args, ++i);
+                case "--profile" -> profile = true;
+                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "\n" + USAGE);
+            }
+        }
+        if (sizes == null) {
+            throw new IllegalArgumentException("Choose --quick, --full or --smoke\n" + USAGE);
+        }
+        if (!loadGenerator.matches("auto|wrk|java")) {
+            throw new IllegalArgumentException("--load-generator must be auto, wrk or java\n" + USAGE);
+        }
+        return new SuiteOptions(sizes, output, Optional.ofNullable(redis), Optional.ofNullable(jdbcUrl), loadGenerator,
+                Optional.ofNullable(peerVersions), profile);
+    }
+
+    private static String value(String[] args, int index) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(args[index - 1] + " needs a value\n" + USAGE);
+        }
+        return args[index];
+    }
+}

@@ -1,0 +1,77 @@
+package io.hbasesessions.benchmarks.codec;
+
+import io.hbasesessions.benchmarks.Report;
+import io.hbasesessions.benchmarks.webapp.BenchmarkSession;
+import io.hbasesessions.store.SerializerKind;
+import io.hbasesessions.store.SessionCodec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/** Part 1: bytes of the realistic session per codec, and JMH's write and read times. */
+public final class CodecReport {
+
+    private CodecReport() {
+    }
+
+    public static void run(Report report, int forks, int iterations, Duration iterationTime) throws RunnerException {
+        report.heading("1. Codec: Kryo vs Java serialization (JMH)");
+        Map<String, Object> attributes = BenchmarkSession.attributes(42, Instant.parse("2026-01-01T12:00:00Z"));
+        Map<SerializerKind, Long> bytes = new LinkedHashMap<>();
+        for (SerializerKind kind : SerializerKind.values()) {
+            bytes.put(kind, CodecBenchmark.encode(SessionCodec.of(kind), attributes).values().stream()
+                    .mapToLong(b -> b.length).sum());
+        }
+        Map<String, Double> microseconds = timings(forks, iterations, iterationTime);
+
+        long javaBytes = bytes.get(SerializerKind.JAVA);
+        List<List<String>> rows = new ArrayList<>();
+        for (SerializerKind kind : SerializerKind.values()) {
+            double write = microseconds.getOrDefault("write/" + kind, Double.NaN);
+            double read = microseconds.getOrDefault("read/" + kind, Double.NaN);
+            double javaWrite = microseconds.getOrDefault("write/JAVA", Double.NaN);
+            double javaRead = microseconds.getOrDefault("read/JAVA", Double.NaN);
+            rows.add(Report.cells(kind.name().toLowerCase(), bytes.get(kind), Report.ratio(bytes.get(kind), javaBytes),
+                    Report.number(write), Report.ratio(write, javaWrite), Report.number(read), Report.ratio(read, javaRead)));
+        }
+        report.table(List.of("codec", "bytes", "vs java", "write µs", "vs java", "read µs", "vs java"), rows);
+        double kryoShare = (double) bytes.get(SerializerKind.KRYO) / javaBytes;
+        report.note(String.format("Session: %d attributes (a cart of 10 items, a user profile, timestamps, strings, "
+                + "numbers), each serialized on its own as the store does; %d bytes in Java form. Target: Kryo at "
+                + "most 0.5x the bytes of Java serialization: %.2fx, %s. JMH: %d fork(s), %d iterations of %d ms "
+                + "(average time per whole session).", attributes.size(), javaBytes, kryoShare,
+                kryoShare <= 0.5 ? "met" : "missed", forks, iterations, iterationTime.toMillis()));
+    }
+
+    /** Average microseconds per whole session by "benchmark/codec", e.g. {@code write/KRYO}. */
+    private static Map<String, Double> timings(int forks, int iterations, Duration iterationTime) throws RunnerException {
+        TimeValue time = TimeValue.milliseconds(iterationTime.toMillis());
+        var options = new OptionsBuilder()
+                .include(CodecBenchmark.class.getName())
+                .forks(forks)
+                .warmupIterations(Math.max(1, iterations / 2))
+                .warmupTime(time)
+                .measurementIterations(iterations)
+                .measurementTime(time)
+                .timeUnit(TimeUnit.MICROSECONDS)
+                .verbosity(VerboseMode.SILENT)
+                .build();
+        Map<String, Double> timings = new LinkedHashMap<>();
+        for (RunResult result : new Runner(options).run()) {
+            String method = result.getParams().getBenchmark();
+            String name = method.substring(method.lastIndexOf('.') + 1) + "/" + result.getParams().getParam("codec");
+            timings.put(name, result.getPrimaryResult().getScore());
+        }
+        return timings;
+    }
+}

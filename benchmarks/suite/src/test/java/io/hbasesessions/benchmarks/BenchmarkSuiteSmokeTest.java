@@ -1,0 +1,54 @@
+package io.hbasesessions.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the whole suite for a few seconds per part, so that it cannot rot: codec (JMH in this JVM),
+ * store, HTTP and scale against a real embedded HBase, with real Tomcat and Jetty nodes in child JVMs.
+ * It uses only what the build brings: the Java load generator instead of wrk, and no Redis or
+ * PostgreSQL, whose rows the report lists as not run. The figures are not checked: a build machine
+ * measures nothing worth asserting. It needs the packaged WAR, so it runs from the package phase on
+ * ({@code mvn verify}); under {@code mvn test} it is skipped.
+ */
+class BenchmarkSuiteSmokeTest {
+
+    @Test
+    void everyPartRunsAndTheReportHasItsTables(@TempDir Path output) throws Exception {
+        assumeTrue(isPackaged(), "mvn test stops before the benchmark WAR is packaged; mvn verify runs this test");
+        new BenchmarkSuite(SuiteOptions.parse("--smoke", "--output", output.toString(), "--load-generator", "java"))
+                .run();
+
+        String results = Files.readString(output.resolve("results.md"));
+        for (String expected : List.of("## 1. Codec", "| kryo |", "| java |", "## 2. Store", "| save after conflict | 8 |",
+                "## 3. End to end over HTTP", "| Tomcat 10.1 | HBaseSessionManager | write every request |",
+                "| Jetty 12.1 | HBaseSessionDataStore | read-mostly", "Not run: Redisson (no --redis given)",
+                "| target (HBase store) |", "## 4a. Scale", "bytes on disk per session after major compaction",
+                "## 4b. Scale", "| HBaseSessionManager | 300 |")) {
+            assertTrue(results.contains(expected), "results.md lacks '" + expected + "':\n" + results);
+        }
+        results.lines().filter(line -> line.startsWith("| Tomcat 10.1 |") || line.startsWith("| Jetty 12.1 |"))
+                .forEach(row -> assertEquals("0", lastCell(row), "HTTP errors in " + row));
+    }
+
+    private static boolean isPackaged() {
+        try {
+            BenchmarkSuite.benchmarkWar();
+            return true;
+        } catch (IllegalStateException e) {
+            return false;
+        }
+    }
+
+    private static String lastCell(String row) {
+        String[] cells = row.split("\\|");
+        return cells[cells.length - 1].trim();
+    }
+}
