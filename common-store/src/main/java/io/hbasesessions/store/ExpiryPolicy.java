@@ -49,6 +49,16 @@ final class ExpiryPolicy {
         return OptionalLong.of(maxInactive.plus(effectiveTouchInterval(maxInactive)).plus(slack).toMillis());
     }
 
+    /**
+     * The cell TTL for the next write of {@code state}: what its idle timeout needs, but never shorter
+     * than any earlier write of the row. HBase shows the newest cell that has not expired, so a newer
+     * cell expiring before an older one (the idle timeout was shortened) would bring the older state
+     * back. Long.MAX_VALUE stands for no cell TTL.
+     */
+    long nextCellTtlMillis(StoredState state) {
+        return Math.max(cellTtlMillis(state.maxInactiveInterval()).orElse(Long.MAX_VALUE), state.cellTtlMillis());
+    }
+
     private static boolean expiresWhenIdle(Duration maxInactive) {
         return !maxInactive.isNegative() && !maxInactive.isZero();
     }

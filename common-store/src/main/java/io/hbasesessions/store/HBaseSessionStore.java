@@ -66,11 +66,9 @@ final class HBaseSessionStore implements SessionStore {
     @Override
     public LoadedSession create(SessionRecord session) {
         SessionKey key = SessionKey.forNewSession(keyScope(), session.id());
-        Deadline deadline = ctx.newDeadline();
-        StoredState state = ctx.serialize(session, key);
-        long version = insert(key, session, state, deadline);
+        StateWrite write = insert(key, session, ctx.serialize(session, key), ctx.newDeadline());
         ctx.counters.creates.increment();
-        return new LoadedSession(session, version, state, null);
+        return new LoadedSession(session, write.version(), write.state(), null);
     }
 
     @Override
@@ -150,33 +148,33 @@ final class HBaseSessionStore implements SessionStore {
         SessionKey newKey = SessionKey.forNewSession(keyScope(), newSessionId);
         SessionRecord moved = current.withId(newSessionId);
         Deadline deadline = ctx.newDeadline();
-        StoredState state = ctx.serialize(moved, newKey);
-        long version = insert(newKey, moved, state, deadline);
+        StateWrite write = insert(newKey, moved, ctx.serialize(moved, newKey), deadline);
         ctx.sessions.delete(oldKey, deadline);
         SessionRecord old = loaded.record();
         old.principal().ifPresent(principal -> ctx.index.remove(principal, old.creationTime(), oldKey, deadline));
         ctx.counters.idChanges.increment();
-        return new LoadedSession(moved, version, state, null);
+        return new LoadedSession(moved, write.version(), write.state(), null);
     }
 
     /**
      * Writes a new session row durably, its index entry first. A row still there from an idle-expired
      * session with the same id (HBase drops cells only after their TTL) is replaced; a live one is not.
      */
-    private long insert(SessionKey key, SessionRecord session, StoredState state, Deadline deadline) {
-        StateWrite write = ctx.write(ctx.cellWithinLimit(state, key), 1, session.maxInactiveInterval(), Durability.SYNC_WAL);
+    private StateWrite insert(SessionKey key, SessionRecord session, StoredState state, Deadline deadline) {
+        StateWrite write = ctx.write(state, 1, Durability.SYNC_WAL, key);
         session.principal().ifPresent(principal -> ctx.index.add(principal, session.creationTime(), key, deadline));
         if (ctx.sessions.insert(key, write, deadline)) {
-            ctx.counters.bytesWritten.add(write.state().length);
-            return write.version();
+            ctx.counters.bytesWritten.add(write.cell().length);
+            return write;
         }
         Optional<SessionRow> existing = SessionRow.ifReadable(ctx.sessions.readRow(key, deadline));
         if (existing.isPresent() && !existing.get().isLiveAt(ctx.now())) {
-            long staleVersion = existing.get().version();
-            StateWrite over = ctx.write(write.state(), staleVersion + 1, session.maxInactiveInterval(), Durability.SYNC_WAL);
-            if (ctx.sessions.replace(key, staleVersion, over, deadline)) {
-                ctx.counters.bytesWritten.add(over.state().length);
-                return over.version();
+            StoredState stale = existing.get().state();
+            StateWrite over = ctx.write(state.withCellTtlMillis(stale.cellTtlMillis()), existing.get().version() + 1,
+                    Durability.SYNC_WAL, key);
+            if (ctx.sessions.replace(key, existing.get().version(), over, deadline)) {
+                ctx.counters.bytesWritten.add(over.cell().length);
+                return over;
             }
         }
         throw new SessionAlreadyExistsException(key.shortHex());

@@ -20,9 +20,8 @@ final class SaveOperation {
     private final SessionKey key;
     private final Deadline deadline;
     private final SessionDelta delta;
-    /** The state this save writes if nobody else wrote since the load. */
-    private final StoredState next;
-    private final byte[] nextCell;
+    /** What this save writes if nobody else wrote since the load (its durability is chosen when it is written). */
+    private final StateWrite next;
     private final Backoff backoff = new Backoff(2, 100);
     /** The pessimistic lease this save still has to give back; null once given back (or in other modes). */
     private String leaseToken;
@@ -45,8 +44,7 @@ final class SaveOperation {
         this.deadline = ctx.newDeadline();
         try {
             this.delta = SessionDelta.between(loaded, current, ctx.serializer, key.shortHex());
-            this.next = delta.applyTo(loaded.storedState());
-            this.nextCell = ctx.cellWithinLimit(next, key);
+            this.next = ctx.write(delta.applyTo(loaded.storedState()), loaded.version() + 1, Durability.SYNC_WAL, key);
         } catch (RuntimeException e) {
             releaseLeaseIfHeld();
             throw e;
@@ -93,13 +91,13 @@ final class SaveOperation {
     }
 
     private SaveResult write(Outcome outcome, Durability durability) {
-        StateWrite write = ctx.write(nextCell, loaded.version() + 1, next.maxInactiveInterval(), durability);
+        StateWrite write = next.withDurability(durability);
         if (!firstAttempt(write)) {
             ctx.counters.conflicts.increment();
             return mergeAndRetry(outcome, durability);
         }
         countWrite(outcome, write);
-        return SaveResult.of(outcome, new LoadedSession(current, write.version(), next, null));
+        return SaveResult.of(outcome, new LoadedSession(current, write.version(), write.state(), null));
     }
 
     private boolean firstAttempt(StateWrite write) {
@@ -125,13 +123,11 @@ final class SaveOperation {
             if (newer.isEmpty()) {
                 return SaveResult.gone();
             }
-            StoredState merged = delta.applyTo(newer.get().state());
-            StateWrite write = ctx.write(ctx.cellWithinLimit(merged, key), newer.get().version() + 1,
-                    merged.maxInactiveInterval(), durability);
+            StateWrite write = ctx.write(delta.applyTo(newer.get().state()), newer.get().version() + 1, durability, key);
             if (ctx.sessions.replace(key, newer.get().version(), write, deadline)) {
                 countWrite(outcome, write);
                 return SaveResult.of(Outcome.MERGED,
-                        ctx.decode(current.id(), key, new SessionRow(merged, write.version()), null));
+                        ctx.decode(current.id(), key, new SessionRow(write.state(), write.version()), null));
             }
             ctx.counters.conflictRetries.increment();
             if (!backoff.pauseBefore(attempt, deadline)) {
@@ -149,7 +145,7 @@ final class SaveOperation {
 
     private void countWrite(Outcome outcome, StateWrite write) {
         (outcome == Outcome.TOUCHED ? ctx.counters.touches : ctx.counters.fullWrites).increment();
-        ctx.counters.bytesWritten.add(write.state().length);
+        ctx.counters.bytesWritten.add(write.cell().length);
     }
 
     private void releaseLeaseIfHeld() {

@@ -69,7 +69,8 @@ final class SessionDelta {
         if (base.serializer() != writeKind) {
             // Values of another codec cannot sit beside ours under one format byte: write ours whole.
             return new StoredState(writeKind, base.creationTime(), lastAccess, current.maxInactiveInterval(),
-                    current.principal().orElse(null), current.extras(), encodedAttributes);
+                    current.principal().orElse(null), current.extras(), encodedAttributes)
+                    .withCellTtlMillis(base.cellTtlMillis());
         }
         Map<String, String> extras = new LinkedHashMap<>(base.extras());
         extras.keySet().removeAll(removedExtras);

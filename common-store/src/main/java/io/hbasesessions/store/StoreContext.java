@@ -1,9 +1,9 @@
 package io.hbasesessions.store;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.hadoop.hbase.client.Durability;
 
 /** What every store operation works with: settings, clock, tables, serializer, counters; and the steps they share. */
@@ -45,20 +45,20 @@ final class StoreContext {
     }
 
     /**
-     * The bytes of the state cell, checked against {@code maxSessionBytes} before anything is written.
+     * A write of {@code state} as version {@code version}: its cell TTL chosen (and recorded in the state),
+     * serialized, and checked against {@code maxSessionBytes} before anything is written.
      *
      * @throws SessionTooLargeException if over the limit
      */
-    byte[] cellWithinLimit(StoredState state, SessionKey key) {
-        byte[] cell = state.toBytes();
+    StateWrite write(StoredState state, long version, Durability durability, SessionKey key) {
+        long cellTtlMillis = expiry.nextCellTtlMillis(state);
+        StoredState stamped = state.withCellTtlMillis(cellTtlMillis);
+        byte[] cell = stamped.toBytes();
         if (cell.length > settings.maxSessionBytes()) {
             throw new SessionTooLargeException(key.shortHex(), cell.length, settings.maxSessionBytes());
         }
-        return cell;
-    }
-
-    StateWrite write(byte[] cell, long version, Duration maxInactive, Durability durability) {
-        return new StateWrite(cell, version, expiry.cellTtlMillis(maxInactive), durability);
+        return new StateWrite(stamped, cell, version,
+                cellTtlMillis == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(cellTtlMillis), durability);
     }
 
     /** For a load: the live session in a row, or empty when it is missing, idle-expired or unreadable (logged once). */

@@ -22,6 +22,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * format byte  (high nibble: layout version 1; low nibble: codec of the values, 1 Kryo, 2 Java)
  * creation ms, last access ms, max inactive ms (&lt;= 0: never idle-expires), idle expiry ms (Long.MAX_VALUE: never)
+ * cell TTL ms   (0: not chosen yet; Long.MAX_VALUE: no cell TTL, the family TTL alone)
  * principal    (int length, -1 for none; UTF-8)
  * extras       (int count; name, value)
  * attributes   (int count; name, int length, value bytes)
@@ -40,6 +41,7 @@ final class StoredState {
     private final Instant lastAccessTime;
     private final Duration maxInactiveInterval;
     private final long idleExpiryMillis;
+    private final long cellTtlMillis;
     private final String principal;
     private final Map<String, String> extras;
     private final Map<String, byte[]> attributeBytes;
@@ -47,17 +49,18 @@ final class StoredState {
     StoredState(SerializerKind serializer, Instant creationTime, Instant lastAccessTime, Duration maxInactiveInterval,
             String principal, Map<String, String> extras, Map<String, byte[]> attributeBytes) {
         this(serializer, creationTime, lastAccessTime, maxInactiveInterval,
-                idleExpiryMillis(lastAccessTime, maxInactiveInterval), principal, extras, attributeBytes);
+                idleExpiryMillis(lastAccessTime, maxInactiveInterval), 0, principal, extras, attributeBytes);
     }
 
     private StoredState(SerializerKind serializer, Instant creationTime, Instant lastAccessTime,
-            Duration maxInactiveInterval, long idleExpiryMillis, String principal, Map<String, String> extras,
-            Map<String, byte[]> attributeBytes) {
+            Duration maxInactiveInterval, long idleExpiryMillis, long cellTtlMillis, String principal,
+            Map<String, String> extras, Map<String, byte[]> attributeBytes) {
         this.serializer = serializer;
         this.creationTime = creationTime;
         this.lastAccessTime = lastAccessTime;
         this.maxInactiveInterval = maxInactiveInterval;
         this.idleExpiryMillis = idleExpiryMillis;
+        this.cellTtlMillis = cellTtlMillis;
         this.principal = principal;
         this.extras = Collections.unmodifiableMap(new LinkedHashMap<>(extras));
         this.attributeBytes = Collections.unmodifiableMap(new LinkedHashMap<>(attributeBytes));
@@ -94,6 +97,14 @@ final class StoredState {
         return idleExpiryTime().map(expiry -> !now.isBefore(expiry)).orElse(false);
     }
 
+    /**
+     * The cell TTL this row's cells were last written with: 0 before the first write, Long.MAX_VALUE
+     * for none (the family TTL alone).
+     */
+    long cellTtlMillis() {
+        return cellTtlMillis;
+    }
+
     Optional<String> principal() {
         return Optional.ofNullable(principal);
     }
@@ -108,19 +119,25 @@ final class StoredState {
     }
 
     StoredState withLastAccessTime(Instant accessTime) {
-        return new StoredState(serializer, creationTime, accessTime, maxInactiveInterval, principal, extras,
-                attributeBytes);
+        return withMetadata(accessTime, maxInactiveInterval, principal, extras);
     }
 
     StoredState withAttributeChanges(Map<String, byte[]> setOrReplaced, Set<String> removed) {
         Map<String, byte[]> merged = new LinkedHashMap<>(attributeBytes);
         merged.keySet().removeAll(removed);
         merged.putAll(setOrReplaced);
-        return new StoredState(serializer, creationTime, lastAccessTime, maxInactiveInterval, principal, extras, merged);
+        return new StoredState(serializer, creationTime, lastAccessTime, maxInactiveInterval, idleExpiryMillis,
+                cellTtlMillis, principal, extras, merged);
     }
 
     StoredState withMetadata(Instant accessTime, Duration maxInactive, String newPrincipal, Map<String, String> newExtras) {
-        return new StoredState(serializer, creationTime, accessTime, maxInactive, newPrincipal, newExtras, attributeBytes);
+        return new StoredState(serializer, creationTime, accessTime, maxInactive, idleExpiryMillis(accessTime, maxInactive),
+                cellTtlMillis, newPrincipal, newExtras, attributeBytes);
+    }
+
+    StoredState withCellTtlMillis(long ttlMillis) {
+        return new StoredState(serializer, creationTime, lastAccessTime, maxInactiveInterval, idleExpiryMillis,
+                ttlMillis, principal, extras, attributeBytes);
     }
 
     byte[] toBytes() {
@@ -131,6 +148,7 @@ final class StoredState {
             out.writeLong(lastAccessTime.toEpochMilli());
             out.writeLong(maxInactiveInterval.toMillis());
             out.writeLong(idleExpiryMillis);
+            out.writeLong(cellTtlMillis);
             writeNullableString(out, principal);
             out.writeInt(extras.size());
             for (Map.Entry<String, String> extra : extras.entrySet()) {
@@ -174,6 +192,7 @@ final class StoredState {
         Instant lastAccess = Instant.ofEpochMilli(in.getLong());
         Duration maxInactive = Duration.ofMillis(in.getLong());
         long idleExpiry = in.getLong();
+        long cellTtl = in.getLong();
         String principal = readNullableString(in);
         Map<String, String> extras = new LinkedHashMap<>();
         for (int i = readCount(in); i > 0; i--) {
@@ -189,7 +208,8 @@ final class StoredState {
         if (in.hasRemaining()) {
             throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
         }
-        return new StoredState(serializer, creation, lastAccess, maxInactive, idleExpiry, principal, extras, attributes);
+        return new StoredState(serializer, creation, lastAccess, maxInactive, idleExpiry, cellTtl, principal, extras,
+                attributes);
     }
 
     private static SerializerKind serializerOf(byte format) {

@@ -123,4 +123,27 @@ class ExpiryTest {
             assertFalse(row.containsColumn(SessionTable.FAMILY, probe), "a cell written once is gone by its TTL");
         }
     }
+
+    /**
+     * HBase shows the newest cell that has not expired: if a write that shortens the idle timeout got a
+     * shorter cell TTL, the older state (30 min) would come back once the newer cell expired.
+     */
+    @Test
+    void shorteningTheIdleTimeoutNeverBringsAnOlderStateBack() throws Exception {
+        MutationRecorder recorder = new MutationRecorder();
+        try (SessionStore store = TestStores.open(settings, Clock.systemUTC(), recorder)) {
+            SessionRecord session = SessionRecord.builder(TestStores.newId(), Clock.systemUTC().instant())
+                    .maxInactiveInterval(Duration.ofMinutes(30)).attribute("cart", "book").build();
+            LoadedSession loaded = store.create(session);
+            SessionRecord shortened = loaded.record().toBuilder().maxInactiveInterval(TWO_SECONDS)
+                    .lastAccessTime(Clock.systemUTC().instant()).build();
+            assertEquals(Outcome.WRITTEN, store.save(loaded, shortened).outcome());
+            long firstTtl = recorder.all().get(0).ttlMillis();
+            assertEquals(firstTtl, recorder.all().get(1).ttlMillis(), "the cell TTL never shrinks");
+
+            Thread.sleep(TWO_SECOND_SESSION_CELL_TTL_MILLIS + 500);
+            assertTrue(store.load(session.id()).isEmpty(), "idle past its 2 s timeout");
+            assertFalse(store.exists(session.id()));
+        }
+    }
 }
