@@ -18,6 +18,13 @@ import java.util.Optional;
  */
 public interface SessionStore extends AutoCloseable {
 
+    /**
+     * The ServletContext attribute under which the adapters publish {@link #revokeAll} as a
+     * {@code java.util.function.ToIntFunction<String>} (principal name to sessions revoked), so a web
+     * application can log a user out everywhere without depending on this library.
+     */
+    String REVOKE_ALL_CONTEXT_ATTRIBUTE = "io.hbasesessions.revokeAll";
+
     /** The scope that, with a session id, names a row. */
     String keyScope();
 

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.session.AbstractSessionDataStore;
@@ -68,11 +69,14 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         availability = new StoreAvailability("keyScope '" + settings.keyScope() + "'");
         failMode = settings.failMode();
         store = SessionStores.open(settings);
+        _context.getContext().setAttribute(SessionStore.REVOKE_ALL_CONTEXT_ATTRIBUTE,
+                (ToIntFunction<String>) this::revokeAll);
         LOG.info("Sessions are stored in HBase: {}", settings);
     }
 
     @Override
     protected void doStop() throws Exception {
+        _context.getContext().removeAttribute(SessionStore.REVOKE_ALL_CONTEXT_ATTRIBUTE);
         store.close();
         store = null;
         super.doStop();
@@ -82,6 +86,14 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     @ManagedAttribute(value = "HBase session store counters", readonly = true)
     public StoreCounters getCounters() {
         return store.counters();
+    }
+
+    /**
+     * "Log out everywhere": deletes every session of {@code principal} in every key scope, whichever
+     * node holds it next. Returns how many were deleted.
+     */
+    public int revokeAll(String principal) {
+        return storeCall(() -> store.revokeAll(principal));
     }
 
     /** Sessions are serialized, so activation listeners fire around every load and store. */

@@ -154,6 +154,26 @@ class NonStickyNodesTest {
         assertEquals(1, sessions.size(), "principal index: " + sessions);
     }
 
+    /** Through the function the store publishes to the web application, as the demo's button uses it. */
+    @Test
+    void revokingTheUserFromTheWebappLogsEveryBrowserOutOnEveryNode() {
+        int fromOtherTests = hbase.findByPrincipal(JettyNode.USER).size();
+        SessionClient laptop = new SessionClient();
+        laptop.get(nodeA.servlet(), "op=login&user=" + JettyNode.USER + "&password=" + JettyNode.PASSWORD);
+        SessionClient phone = new SessionClient();
+        phone.get(nodeB.servlet(), "op=login&user=" + JettyNode.USER + "&password=" + JettyNode.PASSWORD);
+        assertEquals(JettyNode.USER, phone.get(nodeA.servlet(), "op=whoami").value("user"));
+
+        String revoked = new SessionClient().get(nodeB.servlet(), "op=revoke-all&user=" + JettyNode.USER).value("revoked");
+        assertEquals(String.valueOf(fromOtherTests + 2), revoked);
+
+        for (SessionClient browser : List.of(laptop, phone)) {
+            assertEquals("none", browser.get(nodeA.servlet(), "op=whoami").value("user"));
+            assertEquals("none", browser.get(nodeB.servlet(), "op=get").value("id"));
+        }
+        assertTrue(hbase.findByPrincipal(JettyNode.USER).isEmpty());
+    }
+
     private static long sessionWrites() {
         return nodeA.dataStore().getCounters().sessionWrites() + nodeB.dataStore().getCounters().sessionWrites();
     }

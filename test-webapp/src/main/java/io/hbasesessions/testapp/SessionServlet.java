@@ -12,6 +12,7 @@ import java.security.Principal;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.ToIntFunction;
 
 /**
  * One endpoint per session operation, answered as {@code key=value} lines so tests can read it.
@@ -74,6 +75,10 @@ public final class SessionServlet extends HttpServlet {
                 out.put("user", principal == null ? "none" : principal.getName());
                 return;
             }
+            case "revoke-all" -> {
+                out.put("revoked", Integer.toString(revokeAll(request.getParameter("user"))));
+                return;
+            }
             case "timeout" -> request.getSession(true)
                     .setMaxInactiveInterval(Integer.parseInt(request.getParameter("seconds")));
             case "events" -> {
@@ -88,6 +93,16 @@ public final class SessionServlet extends HttpServlet {
             default -> throw new ServletException("Unknown op '" + op + "'");
         }
         describe(request.getSession(false), request, out);
+    }
+
+    /** Through the function the session manager publishes, as an application without a compile dependency would. */
+    @SuppressWarnings("unchecked")
+    private int revokeAll(String user) throws ServletException {
+        Object revokeAll = getServletContext().getAttribute("io.hbasesessions.revokeAll");
+        if (!(revokeAll instanceof ToIntFunction<?>)) {
+            throw new ServletException("The session manager publishes no io.hbasesessions.revokeAll function");
+        }
+        return ((ToIntFunction<String>) revokeAll).applyAsInt(user);
     }
 
     private static void appendInPlace(HttpSession session, String name, String value) {

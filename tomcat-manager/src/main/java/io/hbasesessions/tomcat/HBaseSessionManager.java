@@ -12,6 +12,7 @@ import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoreUnavailableException;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
@@ -155,6 +156,8 @@ public class HBaseSessionManager extends ManagerBase {
         }
         settings = configured.resolve(getContext());
         store = ConfiguredSettings.open(settings, getContext());
+        getContext().getServletContext().setAttribute(SessionStore.REVOKE_ALL_CONTEXT_ATTRIBUTE,
+                (ToIntFunction<String>) this::revokeAll);
         log.info("HBase sessions for context [" + getContext().getName() + "]: " + settings);
         setState(LifecycleState.STARTING);
     }
@@ -164,6 +167,7 @@ public class HBaseSessionManager extends ManagerBase {
         setState(LifecycleState.STOPPING);
         // Copies of requests still in flight are dropped, never expired: the sessions live on in HBase.
         sessions.clear();
+        getContext().getServletContext().removeAttribute(SessionStore.REVOKE_ALL_CONTEXT_ATTRIBUTE);
         SessionStore closing = store;
         store = null;
         if (closing != null) {

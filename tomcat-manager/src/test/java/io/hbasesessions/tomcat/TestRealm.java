@@ -10,7 +10,8 @@ import org.apache.catalina.realm.RealmBase;
 public final class TestRealm extends RealmBase {
 
     static final String PASSWORD = "secret";
-    private static final Map<String, List<String>> ROLES = Map.of("alice", List.of("user"), "bob", List.of("user", "admin"));
+    private static final Map<String, List<String>> ROLES = Map.of("alice", List.of("user"), "bob", List.of("user", "admin"),
+            "carol", List.of("user"));
 
     @Override
     protected String getPassword(String username) {

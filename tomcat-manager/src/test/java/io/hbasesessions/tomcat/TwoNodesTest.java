@@ -167,6 +167,23 @@ class TwoNodesTest {
         assertEquals("none", bob.call(uri(b), "get").value("id"));
     }
 
+    /** Through the function the manager publishes to the web application, as the demo's button uses it. */
+    @Test
+    void revokingTheUserFromTheWebappLogsEveryBrowserOutOnEveryNode() {
+        Browser laptop = new Browser();
+        laptop.call(uri(a), "login&user=carol&password=" + TestRealm.PASSWORD);
+        Browser phone = new Browser();
+        phone.call(uri(b), "login&user=carol&password=" + TestRealm.PASSWORD);
+        assertEquals("carol", phone.call(uri(a), "whoami").value("user"));
+
+        assertEquals("2", new Browser().call(uri(b), "revoke-all&user=carol").value("revoked"));
+
+        for (Browser browser : new Browser[] {laptop, phone}) {
+            assertEquals("none", browser.call(uri(a), "whoami").value("user"));
+            assertEquals("none", browser.call(uri(b), "get").value("id"));
+        }
+    }
+
     private static void useTab(Browser tab, TomcatNode node, String name) {
         for (int i = 0; i < TAB_REQUESTS; i++) {
             Answer put = tab.call(uri(node), "put&name=" + name + "-" + i + "&value=" + i);
