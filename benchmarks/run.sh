@@ -2,6 +2,7 @@
 # The benchmark suite in one command (see docs/benchmarks.md):
 #   benchmarks/run.sh --quick   # every part, small sizes: under 3 minutes once built
 #   benchmarks/run.sh --full    # the published run: about 20 minutes
+# Further options go to the suite, e.g. --profile (JFR profiles of HBase and the nodes in the work directory).
 # Installs what it needs from the operating system's packages (redis-server, postgresql, wrk, gnuplot),
 # starts Redis and PostgreSQL on 127.0.0.1 for the run, builds the benchmark modules, runs the suite
 # and stops what it started. Results: benchmarks/target/results-<mode>/results.md (and http.png).
@@ -9,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
+shift || true
 case "$mode" in
   --quick) time_limit=15m ;;
   --full) time_limit=90m ;;
@@ -22,6 +24,9 @@ pg_user=hbase_sessions_bench
 pg_password=hbase_sessions_bench
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
+as_postgres() {
+  if [ -z "$sudo" ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi
+}
 
 install_peers() {
   local missing=()
@@ -58,7 +63,7 @@ start_peers() {
     started_postgres=yes
   fi
   # A user and database of its own; Jetty's JDBC store creates its table, dropped here for a clean start.
-  $sudo -u postgres psql -q -v ON_ERROR_STOP=1 <<SQL
+  as_postgres psql -q -v ON_ERROR_STOP=1 <<SQL
 DO \$\$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$pg_user') THEN
     CREATE ROLE $pg_user LOGIN PASSWORD '$pg_password';
@@ -66,7 +71,7 @@ DO \$\$ BEGIN
 END \$\$;
 SELECT 'CREATE DATABASE $pg_database OWNER $pg_user' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$pg_database')\gexec
 SQL
-  $sudo -u postgres psql -q -d "$pg_database" -c 'DROP TABLE IF EXISTS jettysessions'
+  as_postgres psql -q -d "$pg_database" -c 'DROP TABLE IF EXISTS jettysessions'
   for i in $(seq 50); do redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1 && return; sleep 0.2; done
   echo "Redis did not answer on 127.0.0.1:$redis_port: see $output/redis.log" >&2
   exit 1
@@ -75,7 +80,7 @@ SQL
 peer_versions() {
   printf '%s; %s; %s' \
     "$(redis-server --version | awk '{print "redis-server", substr($3, 3)}')" \
-    "$($sudo -u postgres psql -tAc 'SHOW server_version' | awk '{print "PostgreSQL", $1}')" \
+    "$(as_postgres psql -tAc 'SHOW server_version' | awk '{print "PostgreSQL", $1}')" \
     "$(wrk --version 2>&1 | head -1 | awk '{print "wrk", $2}')"
 }
 
@@ -89,7 +94,8 @@ timeout "$time_limit" java -Xms2g -Xmx2g -cp "$suite_classpath" io.hbasesessions
   --redis "127.0.0.1:$redis_port" \
   --jdbc-url "jdbc:postgresql://127.0.0.1:5432/$pg_database?user=$pg_user&password=$pg_password" \
   --load-generator wrk \
-  --peer-versions "$(peer_versions)"
+  --peer-versions "$(peer_versions)" \
+  "$@"
 if command -v gnuplot >/dev/null && [ -s "$output/http.tsv" ]; then
   gnuplot -e "data='$output/http.tsv'; out='$output/http.png'" benchmarks/http.gnuplot
 fi

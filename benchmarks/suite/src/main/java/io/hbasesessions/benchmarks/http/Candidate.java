@@ -27,7 +27,7 @@ public record Candidate(String container, String storeKey, String label, boolean
     }
 
     /** {@code tomcat-hbase}, {@code jetty-memory}...: names the node's log and work directory. */
-    String name() {
+    public String name() {
         return container.split(" ")[0].toLowerCase() + "-" + storeKey;
     }
 

@@ -72,7 +72,7 @@ public final class HttpBenchmark {
         writeChartData(results);
     }
 
-    /** One line per candidate: its name, then its throughput as a ratio to the ceiling for each workload. */
+    /** One line per candidate: its short name, then its throughput as a ratio to the ceiling for each workload. */
     private void writeChartData(List<Result> results) throws IOException {
         StringBuilder data = new StringBuilder("candidate");
         for (Workload workload : Workload.values()) {
@@ -80,7 +80,7 @@ public final class HttpBenchmark {
         }
         data.append('\n');
         for (Candidate candidate : candidates) {
-            data.append('"').append(candidate.container()).append("\\n").append(candidate.label()).append('"');
+            data.append(candidate.name());
             for (Workload workload : Workload.values()) {
                 Result result = find(results, candidate.container(), candidate.storeKey()).get(workload);
                 data.append('\t').append(String.format(Locale.ROOT, "%.3f", throughputRatio(results, result, null)));

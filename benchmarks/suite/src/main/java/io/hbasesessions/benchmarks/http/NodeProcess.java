@@ -38,7 +38,16 @@ public final class NodeProcess implements AutoCloseable {
         this.process = process;
         this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         this.commands = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-        this.port = Math.toIntExact(NodeConsole.parse(NodeConsole.READY, replies.readLine()).get("port"));
+        this.port = Math.toIntExact(NodeConsole.parse(NodeConsole.READY, readyLine()).get("port"));
+    }
+
+    /** The JVM may print before the node does (a flight recording announces itself on stdout). */
+    private String readyLine() throws IOException {
+        String line = replies.readLine();
+        while (line != null && !line.startsWith(NodeConsole.READY + " ")) {
+            line = replies.readLine();
+        }
+        return line;
     }
 
     /**
