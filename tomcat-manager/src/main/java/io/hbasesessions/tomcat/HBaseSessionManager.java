@@ -41,7 +41,7 @@ import org.apache.juli.logging.LogFactory;
  * <p>Every setting of the shared configuration vocabulary is an attribute; they are checked when the
  * context starts, which fails with the reason if one is wrong.
  */
-public class HBaseSessionManager extends ManagerBase {
+public class HBaseSessionManager extends ManagerBase implements StoreAttributes {
 
     private static final Log log = LogFactory.getLog(HBaseSessionManager.class);
     private static final StoreCounters NO_COUNTERS =
@@ -60,68 +60,9 @@ public class HBaseSessionManager extends ManagerBase {
 
     // ------------------------------------------------------------------ settings (shared vocabulary)
 
-    public void setHbaseSite(String path) {
-        configured.put("hbaseSite", path);
-    }
-
-    public void setZookeeperQuorum(String quorum) {
-        configured.put("zookeeperQuorum", quorum);
-    }
-
-    public void setTable(String table) {
-        configured.put("table", table);
-    }
-
-    public void setIndexTable(String table) {
-        configured.put("indexTable", table);
-    }
-
-    public void setKeyScope(String keyScope) {
-        configured.put("keyScope", keyScope);
-    }
-
-    public void setRegions(String regions) {
-        configured.put("regions", regions);
-    }
-
-    public void setMaxLifetimeSeconds(String seconds) {
-        configured.put("maxLifetimeSeconds", seconds);
-    }
-
-    public void setTouchIntervalSeconds(String seconds) {
-        configured.put("touchIntervalSeconds", seconds);
-    }
-
-    public void setLockingMode(String mode) {
-        configured.put("lockingMode", mode);
-    }
-
-    public void setWriteDurability(String durability) {
-        configured.put("writeDurability", durability);
-    }
-
-    public void setTouchDurability(String durability) {
-        configured.put("touchDurability", durability);
-    }
-
-    public void setOperationTimeoutMillis(String millis) {
-        configured.put("operationTimeoutMillis", millis);
-    }
-
-    public void setFailMode(String mode) {
-        configured.put("failMode", mode);
-    }
-
-    public void setSerializer(String serializer) {
-        configured.put("serializer", serializer);
-    }
-
-    public void setMaxSessionBytes(String bytes) {
-        configured.put("maxSessionBytes", bytes);
-    }
-
-    public void setCreateTable(String create) {
-        configured.put("createTable", create);
+    @Override
+    public void setStoreSetting(String name, String value) {
+        configured.put(name, value);
     }
 
     // ------------------------------------------------------------------ lifecycle

@@ -33,7 +33,7 @@ import org.apache.catalina.session.StoreBase;
  * <p>Authentication is stored when the manager's {@code persistAuthentication} is true, as with Tomcat's
  * own stores. Pessimistic locking has no use here (one node owns a session): leases are given back at once.
  */
-public class HBaseStore extends StoreBase {
+public class HBaseStore extends StoreBase implements StoreAttributes {
 
     private final ConfiguredSettings configured = new ConfiguredSettings();
     /** Ids this node stored or loaded, with the time they expire if idle (Instant.MAX: never). */
@@ -42,68 +42,9 @@ public class HBaseStore extends StoreBase {
 
     // ------------------------------------------------------------------ settings (shared vocabulary)
 
-    public void setHbaseSite(String path) {
-        configured.put("hbaseSite", path);
-    }
-
-    public void setZookeeperQuorum(String quorum) {
-        configured.put("zookeeperQuorum", quorum);
-    }
-
-    public void setTable(String table) {
-        configured.put("table", table);
-    }
-
-    public void setIndexTable(String table) {
-        configured.put("indexTable", table);
-    }
-
-    public void setKeyScope(String keyScope) {
-        configured.put("keyScope", keyScope);
-    }
-
-    public void setRegions(String regions) {
-        configured.put("regions", regions);
-    }
-
-    public void setMaxLifetimeSeconds(String seconds) {
-        configured.put("maxLifetimeSeconds", seconds);
-    }
-
-    public void setTouchIntervalSeconds(String seconds) {
-        configured.put("touchIntervalSeconds", seconds);
-    }
-
-    public void setLockingMode(String mode) {
-        configured.put("lockingMode", mode);
-    }
-
-    public void setWriteDurability(String durability) {
-        configured.put("writeDurability", durability);
-    }
-
-    public void setTouchDurability(String durability) {
-        configured.put("touchDurability", durability);
-    }
-
-    public void setOperationTimeoutMillis(String millis) {
-        configured.put("operationTimeoutMillis", millis);
-    }
-
-    public void setFailMode(String mode) {
-        configured.put("failMode", mode);
-    }
-
-    public void setSerializer(String serializer) {
-        configured.put("serializer", serializer);
-    }
-
-    public void setMaxSessionBytes(String bytes) {
-        configured.put("maxSessionBytes", bytes);
-    }
-
-    public void setCreateTable(String create) {
-        configured.put("createTable", create);
+    @Override
+    public void setStoreSetting(String name, String value) {
+        configured.put(name, value);
     }
 
     // ------------------------------------------------------------------ lifecycle
