@@ -65,7 +65,9 @@ public final class BenchmarkSuite {
         Instant start = Instant.now();
         describeMachine(report);
 
-        CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
+        if (options.parts().contains("codec")) {
+            CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
+        }
         try (EmbeddedHBase hbase = EmbeddedHBase.builder()
                 .dataDirectory(work.resolve("hbase"))
                 .heapMegabytes(sizes == Sizes.FULL ? 4096 : 1024)
@@ -74,16 +76,24 @@ public final class BenchmarkSuite {
                 .build()
                 .start()) {
             String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
-            new StoreBenchmark(storeSettings(quorum, "bench_store"), sizes.storeWarmup, sizes.storeMeasured,
-                    sizes.storeSessions).run(report);
-            List<String> notRun = new ArrayList<>();
-            new HttpBenchmark(candidates(quorum, work, notRun), notRun, loadGenerator(work), work.resolve("http"),
-                    output.resolve("http.tsv"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
+            if (options.parts().contains("store")) {
+                new StoreBenchmark(storeSettings(quorum, "bench_store"), sizes.storeWarmup, sizes.storeMeasured,
+                        sizes.storeSessions).run(report);
+            }
+            if (options.parts().contains("http")) {
+                List<String> notRun = new ArrayList<>();
+                new HttpBenchmark(candidates(quorum, work, notRun), notRun, loadGenerator(work), work.resolve("http"),
+                        output.resolve("http.tsv"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
+            }
             // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.
-            new ScaleBenchmark(storeSettings(quorum, "bench_scale"), hbase.clientConfiguration(), hbase.rootDirectory())
-                    .run(report, sizes.scaleSessions, sizes.scaleLoads);
-            new HeapBenchmark(List.of(tomcatInMemory(), tomcatHBase(quorum)), work.resolve("heap"))
-                    .run(report, sizes.heapSessions);
+            if (options.parts().contains("scale")) {
+                new ScaleBenchmark(storeSettings(quorum, "bench_scale"), hbase.clientConfiguration(),
+                        hbase.rootDirectory()).run(report, sizes.scaleSessions, sizes.scaleLoads);
+            }
+            if (options.parts().contains("heap")) {
+                new HeapBenchmark(List.of(tomcatInMemory(), tomcatHBase(quorum)), work.resolve("heap"))
+                        .run(report, sizes.heapSessions);
+            }
         }
         report.note(String.format(Locale.ROOT, "Run took %d s; load average at the end: %.2f.",
                 Duration.between(start, Instant.now()).toSeconds(), loadAverage()));

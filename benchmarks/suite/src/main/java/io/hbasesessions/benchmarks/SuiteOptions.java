@@ -1,18 +1,26 @@
 package io.hbasesessions.benchmarks;
 
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The suite's command line. {@code --redis} and {@code --jdbc-url} name the peers that run.sh started;
  * a peer not given is left out of the HTTP benchmark, and the report says so. {@code --profile} records
- * JFR profiles of the HBase server and of every HTTP node into the work directory.
+ * JFR profiles of the HBase server and of every HTTP node into the work directory; {@code --parts}
+ * runs only some parts (to look into one), the published run runs them all.
  */
 public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Optional<String> jdbcUrl,
-        String loadGenerator, Optional<String> peerVersions, boolean profile) {
+        String loadGenerator, Optional<String> peerVersions, boolean profile, Set<String> parts) {
+
+    /** The parts, in the order they run. */
+    public static final List<String> ALL_PARTS = List.of("codec", "store", "http", "scale", "heap");
 
     static final String USAGE = "usage: BenchmarkSuite --quick|--full|--smoke [--output DIR] [--redis HOST:PORT] "
-            + "[--jdbc-url jdbc:postgresql://...] [--load-generator auto|wrk|java] [--peer-versions TEXT] [--profile]";
+            + "[--jdbc-url jdbc:postgresql://...] [--load-generator auto|wrk|java] [--peer-versions TEXT] [--profile] "
+            + "[--parts codec,store,http,scale,heap]";
 
     public static SuiteOptions parse(String... args) {
         Sizes sizes = null;
@@ -22,6 +30,7 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
         String loadGenerator = "auto";
         String peerVersions = null;
         boolean profile = false;
+        Set<String> parts = new LinkedHashSet<>(ALL_PARTS);
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> sizes = Sizes.QUICK;
@@ -33,6 +42,7 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
                 case "--load-generator" -> loadGenerator = value(args, ++i);
                 case "--peer-versions" -> peerVersions = value(args, ++i);
                 case "--profile" -> profile = true;
+                case "--parts" -> parts = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
                 default -> throw new IllegalArgumentException("Unknown option " + args[i] + "\n" + USAGE);
             }
         }
@@ -42,8 +52,11 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
         if (!loadGenerator.matches("auto|wrk|java")) {
             throw new IllegalArgumentException("--load-generator must be auto, wrk or java\n" + USAGE);
         }
+        if (!ALL_PARTS.containsAll(parts)) {
+            throw new IllegalArgumentException("--parts takes some of " + ALL_PARTS + ", not " + parts + "\n" + USAGE);
+        }
         return new SuiteOptions(sizes, output, Optional.ofNullable(redis), Optional.ofNullable(jdbcUrl), loadGenerator,
-                Optional.ofNullable(peerVersions), profile);
+                Optional.ofNullable(peerVersions), profile, parts);
     }
 
     private static String value(String[] args, int index) {
