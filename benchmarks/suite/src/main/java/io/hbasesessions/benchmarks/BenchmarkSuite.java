@@ -95,6 +95,10 @@ public final class BenchmarkSuite {
                         .run(report, sizes.heapSessions);
             }
         }
+        if (options.profile()) {
+            // After HBase stopped: its recording is written when its JVM exits.
+            ProfileSummary.summarize(report, work);
+        }
         report.note(String.format(Locale.ROOT, "Run took %d s; load average at the end: %.2f.",
                 Duration.between(start, Instant.now()).toSeconds(), loadAverage()));
         report.writeTo(output.resolve("results.md"));
