@@ -6,5 +6,12 @@ set -eo pipefail
 cd "$(dirname "$0")"
 
 echo "Building the demo (the first build downloads its dependencies and takes a few minutes) ..."
-mvn -B -q install -DskipTests -pl demo -am
+build_log=$(mktemp)
+if ! mvn -B -q install -DskipTests -pl demo -am > "$build_log" 2>&1; then
+  cat "$build_log"
+  rm -f "$build_log"
+  echo "error: the build failed (output above)" >&2
+  exit 1
+fi
+rm -f "$build_log"
 exec demo/run.sh "$@"
