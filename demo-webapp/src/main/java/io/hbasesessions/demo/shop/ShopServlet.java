@@ -125,10 +125,16 @@ public final class ShopServlet extends HttpServlet {
         return System.getProperty("hbase.sessions.demo.node", "unnamed node");
     }
 
-    /** Shown instead of the id itself, which is a bearer token; it changes when the id rotates. */
+    /**
+     * Shown instead of the id itself, which is a bearer token; it changes when the id rotates. The
+     * container's route suffix (Jetty's {@code .node0}, Tomcat's {@code .jvmRoute}) is left out, as the
+     * session stores leave it out of the row key: one session shows one fingerprint on every node.
+     */
     static String fingerprint(String sessionId) {
+        int routeStart = sessionId.indexOf('.');
+        String id = routeStart < 0 ? sessionId : sessionId.substring(0, routeStart);
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(sessionId.getBytes(StandardCharsets.UTF_8));
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash, 0, 4);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java platform provides SHA-256", e);
