@@ -2,6 +2,7 @@ package io.hbasesessions.demo;
 
 import io.hbasesessions.demo.jetty.JettyShopNode;
 import io.hbasesessions.demo.tomcat.TomcatShopNode;
+import io.hbasesessions.embedded.ParentWatchdog;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -48,10 +49,10 @@ enum NodeKind {
         return mainClass.getName();
     }
 
-    /** {@link ExitWithParent} first, then the node module's own jar, then the jars it listed. */
+    /** {@link ParentWatchdog} first, then the node module's own jar, then the jars it listed. */
     String classpath() {
         List<String> entries = new ArrayList<>();
-        entries.add(locationOf(ExitWithParent.class).toString());
+        entries.add(locationOf(ParentWatchdog.class).toString());
         entries.add(locationOf(mainClass).toString());
         entries.addAll(listedJars());
         return String.join(File.pathSeparator, entries);

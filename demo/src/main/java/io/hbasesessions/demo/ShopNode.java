@@ -1,5 +1,6 @@
 package io.hbasesessions.demo;
 
+import io.hbasesessions.embedded.ParentWatchdog;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * One shop node: a child JVM serving the shop WAR at {@code http://localhost:<port>/shop/}, its
  * output appended to a log file. Its stdin stays a pipe from this JVM, so it ends when this JVM
- * dies (see {@link ExitWithParent}).
+ * dies (see {@link ParentWatchdog}).
  */
 final class ShopNode {
 
@@ -51,7 +52,7 @@ final class ShopNode {
         // Read by the shop's page: which node served it, and where the other one is.
         command.add("-Dhbase.sessions.demo.node=" + kind.nodeName());
         command.add("-Dhbase.sessions.demo.otherNode=" + otherNode);
-        command.addAll(List.of("-cp", kind.classpath(), ExitWithParent.class.getName(), kind.mainClassName(),
+        command.addAll(List.of("-cp", kind.classpath(), ParentWatchdog.class.getName(), kind.mainClassName(),
                 "--port", Integer.toString(port),
                 "--war", shared.war().toString(),
                 "--zookeeper-quorum", shared.zookeeperQuorum(),

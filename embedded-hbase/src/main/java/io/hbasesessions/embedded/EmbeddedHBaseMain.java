@@ -51,8 +51,9 @@ public final class EmbeddedHBaseMain implements Callable<Integer> {
         .heapMegabytes(heapMegabytes)
         .build();
     System.out.println("Starting HBase in " + hbase.dataDirectory() + " (log: " + hbase.logFile() + ") ...");
-    hbase.start();
+    // Registered before the start: a Ctrl-C while HBase starts must stop it too.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stopOnCtrlC(hbase), "embedded-hbase-ctrl-c"));
+    hbase.start();
     System.out.println("HBase is up: zookeeperQuorum=" + hbase.zookeeperQuorum() + " zookeeperPort="
         + hbase.zookeeperPort() + " data=" + hbase.dataDirectory() + " pid=" + hbase.pid());
     System.out.println("Press Ctrl-C to stop it.");

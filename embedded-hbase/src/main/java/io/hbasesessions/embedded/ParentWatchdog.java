@@ -3,35 +3,47 @@ package io.hbasesessions.embedded;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.Arrays;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
- * Main class of the HBase server process: runs {@code HMaster.main} and ends the process when the
- * parent that started it is gone, even if the parent was killed with SIGKILL and ran no shutdown hook.
+ * Main class of a child JVM (the HBase server, a demo or benchmark node): runs the main class named by
+ * its first argument with the other arguments, and ends the JVM when the parent that started it is
+ * gone, even if the parent was killed with SIGKILL and ran no shutdown hook. With
+ * {@value #EXIT_AFTER_MAIN} before the class name, the JVM also ends when that main method returns
+ * (HBase's does once the cluster has shut down, and no stray non-daemon thread may keep it alive).
  *
  * <p>The parent keeps the write end of this process's stdin open and never writes to it. The
- * operating system closes it when the parent dies, so stdin reaches end-of-file. Uses only the JDK,
- * because it runs on the server's classpath.
+ * operating system closes it when the parent dies, so stdin reaches end-of-file. SIGINT is ignored:
+ * a Ctrl-C in a terminal reaches every process of the foreground group, and the parent stops its
+ * children in order (HBase's own reaction to SIGINT stops its ZooKeeper before its region server,
+ * which then hangs). Uses only the JDK, because it runs on the child's classpath.
  */
 public final class ParentWatchdog {
 
-  static final String SERVER_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster";
+  static final String EXIT_AFTER_MAIN = "--exit-after-main";
 
-  /** HBase's own shutdown hook may take longer than this; a crash-like end is safe (the WAL is replayed). */
-  private static final long HALT_AFTER_EXIT_MILLIS = 5_000;
+  /** A child's own shutdown hooks may take longer than this; a crash-like end is safe (HBase replays its WAL). */
+  private static final long HALT_AFTER_EXIT_MILLIS = 10_000;
 
   private ParentWatchdog() {
   }
 
   public static void main(String[] args) throws Throwable {
+    Signal.handle(new Signal("INT"), SignalHandler.SIG_IGN);
     startDaemon("parent-watchdog", ParentWatchdog::exitWhenParentIsGone);
-    runServer(args);
-    // HMaster.main returns once the cluster has shut down; no stray non-daemon thread may keep us alive.
-    System.exit(0);
+    boolean exitAfterMain = args[0].equals(EXIT_AFTER_MAIN);
+    int mainClassIndex = exitAfterMain ? 1 : 0;
+    runMain(args[mainClassIndex], Arrays.copyOfRange(args, mainClassIndex + 1, args.length));
+    if (exitAfterMain) {
+      System.exit(0);
+    }
   }
 
   private static void exitWhenParentIsGone() {
     awaitEndOfStdin();
-    System.err.println("ParentWatchdog: the parent process is gone, stopping HBase");
+    System.err.println("ParentWatchdog: the parent process is gone, stopping this process");
     startDaemon("parent-watchdog-halt", ParentWatchdog::haltLater);
     System.exit(1);
   }
@@ -55,8 +67,8 @@ public final class ParentWatchdog {
     Runtime.getRuntime().halt(1);
   }
 
-  private static void runServer(String[] args) throws Throwable {
-    Method main = Class.forName(SERVER_MAIN_CLASS).getMethod("main", String[].class);
+  private static void runMain(String mainClass, String[] args) throws Throwable {
+    Method main = Class.forName(mainClass).getMethod("main", String[].class);
     try {
       main.invoke(null, (Object) args);
     } catch (InvocationTargetException e) {

@@ -38,6 +38,8 @@ final class ServerCommandLine {
   private ServerCommandLine() {
   }
 
+  private static final String SERVER_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster";
+
   static List<String> startCommand(Path javaExecutable, int heapMegabytes, List<String> jvmOptions,
       String classpath, DataDirectory directory, int zookeeperPort) {
     List<String> command = new ArrayList<>();
@@ -49,6 +51,8 @@ final class ServerCommandLine {
     command.add("-cp");
     command.add(classpath);
     command.add(ParentWatchdog.class.getName());
+    command.add(ParentWatchdog.EXIT_AFTER_MAIN);
+    command.add(SERVER_MAIN_CLASS);
     command.addAll(serverSettings(directory, zookeeperPort));
     command.add("start");
     return command;
