@@ -76,9 +76,10 @@ public final class DemoMain implements Callable<Integer> {
         System.out.println("HBase is up (ZooKeeper " + zookeeperQuorum + "). Starting a Tomcat node and a Jetty node (logs: "
                 + dataDirectory.resolve("logs") + ") ...");
 
-        ShopNode.Shared shared = new ShopNode.Shared(war, zookeeperQuorum, KEY_SCOPE, dataDirectory);
-        tomcat = ShopNode.start(NodeKind.TOMCAT, tomcatPort, ShopNode.url(jettyPort), shared);
-        jetty = ShopNode.start(NodeKind.JETTY, jettyPort, ShopNode.url(tomcatPort), shared);
+        ShopNode.Webapp shop = ShopNode.Webapp.shop(war);
+        ShopNode.Shared shared = new ShopNode.Shared(shop, zookeeperQuorum, KEY_SCOPE, dataDirectory);
+        tomcat = ShopNode.start(NodeKind.TOMCAT, tomcatPort, shop.url(jettyPort), shared);
+        jetty = ShopNode.start(NodeKind.JETTY, jettyPort, shop.url(tomcatPort), shared);
         String tomcatServer = tomcat.awaitServing(NODE_START_TIMEOUT);
         String jettyServer = jetty.awaitServing(NODE_START_TIMEOUT);
 

@@ -18,9 +18,9 @@ import java.util.List;
  * The two kinds of shop node and the classpath of each. Tomcat's and Jetty's servlet APIs cannot share
  * a JVM, so each node runs in its own, on the runtime classpath its Maven module wrote into its jar
  * ({@code node.classpath}, next to its main class); the node modules' dependencies are optional, so
- * none of them is on this launcher's classpath.
+ * none of them is on this launcher's classpath. Public, like {@link ShopNode}, for the cross-container tests.
  */
-enum NodeKind {
+public enum NodeKind {
 
     TOMCAT("Tomcat", TomcatShopNode.class),
     JETTY("Jetty", JettyShopNode.class);

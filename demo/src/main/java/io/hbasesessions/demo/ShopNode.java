@@ -18,12 +18,43 @@ import java.util.concurrent.TimeUnit;
 /**
  * One shop node: a child JVM serving the shop WAR at {@code http://localhost:<port>/shop/}, its
  * output appended to a log file. Its stdin stays a pipe from this JVM, so it ends when this JVM
- * dies (see {@link ParentWatchdog}).
+ * dies (see {@link ParentWatchdog}). Public for the cross-container tests (module
+ * {@code integration-tests}), which start the same nodes with the test WAR, a context path and
+ * tables of their own.
  */
-final class ShopNode {
+public final class ShopNode {
 
-    /** What both nodes share: the WAR, the HBase to keep sessions in, the key scope, the data directory. */
-    record Shared(Path war, String zookeeperQuorum, String keyScope, Path dataDirectory) {
+    /**
+     * A WAR and how the nodes serve it: at {@code contextPath}, and ready once {@code readyPath} (under
+     * the context path, query allowed) answers 200 with a {@code server=<container>/<version>} line.
+     */
+    public record Webapp(Path war, String contextPath, String readyPath) {
+
+        /** The shop: at {@code /shop}, ready once {@code cart.txt} answers. */
+        static Webapp shop(Path war) {
+            return new Webapp(war, "/shop", "/cart.txt");
+        }
+
+        /** The webapp's root on the node listening on {@code port}. */
+        public URI url(int port) {
+            return URI.create("http://localhost:" + port + contextPath + "/");
+        }
+    }
+
+    /** The sessions table and the principal index table, each {@code [namespace:]name}. */
+    public record Tables(String sessions, String index) {
+    }
+
+    /**
+     * What both nodes share: the webapp, the HBase to keep sessions in, the key scope, the tables (null:
+     * the adapters' defaults), the data directory (logs, the nodes' work directories).
+     */
+    public record Shared(Webapp webapp, String zookeeperQuorum, String keyScope, Tables tables, Path dataDirectory) {
+
+        /** With the adapters' default tables. */
+        public Shared(Webapp webapp, String zookeeperQuorum, String keyScope, Path dataDirectory) {
+            this(webapp, zookeeperQuorum, keyScope, null, dataDirectory);
+        }
     }
 
     /** Small and quick to start: a demo node serves one person. */
@@ -33,18 +64,20 @@ final class ShopNode {
 
     private final NodeKind kind;
     private final int port;
+    private final Webapp webapp;
     private final Path log;
     private final Process process;
 
-    private ShopNode(NodeKind kind, int port, Path log, Process process) {
+    private ShopNode(NodeKind kind, int port, Webapp webapp, Path log, Process process) {
         this.kind = kind;
         this.port = port;
+        this.webapp = webapp;
         this.log = log;
         this.process = process;
     }
 
     /** Launches the node; {@link #awaitServing} tells when it answers. */
-    static ShopNode start(NodeKind kind, int port, URI otherNode, Shared shared) {
+    public static ShopNode start(NodeKind kind, int port, URI otherNode, Shared shared) {
         Path log = logFile(kind, shared.dataDirectory());
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -54,10 +87,14 @@ final class ShopNode {
         command.add("-Dhbase.sessions.demo.otherNode=" + otherNode);
         command.addAll(List.of("-cp", kind.classpath(), ParentWatchdog.class.getName(), kind.mainClassName(),
                 "--port", Integer.toString(port),
-                "--war", shared.war().toString(),
+                "--war", shared.webapp().war().toString(),
+                "--context-path", shared.webapp().contextPath(),
                 "--zookeeper-quorum", shared.zookeeperQuorum(),
                 "--key-scope", shared.keyScope(),
                 "--work-dir", shared.dataDirectory().resolve(kind.nodeName()).toString()));
+        if (shared.tables() != null) {
+            command.addAll(List.of("--table", shared.tables().sessions(), "--index-table", shared.tables().index()));
+        }
         try {
             Files.createDirectories(log.getParent());
             Files.writeString(log, "==== " + Instant.now() + " demo starts " + String.join(" ", command) + "\n",
@@ -66,7 +103,7 @@ final class ShopNode {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
-            return new ShopNode(kind, port, log, process);
+            return new ShopNode(kind, port, shared.webapp(), log, process);
         } catch (IOException e) {
             throw new DemoException("Cannot start the " + kind.container() + " node (" + e + "): see " + log);
         }
@@ -76,15 +113,13 @@ final class ShopNode {
         return dataDirectory.resolve("logs").resolve(kind.nodeName() + ".log");
     }
 
-    static URI url(int port) {
-        return URI.create("http://localhost:" + port + "/shop/");
+    /** The webapp's root on this node. */
+    public URI url() {
+        return webapp.url(port);
     }
 
-    URI url() {
-        return url(port);
-    }
-
-    Path log() {
+    /** The node's output: what Tomcat or Jetty logged. */
+    public Path log() {
         return log;
     }
 
@@ -92,17 +127,18 @@ final class ShopNode {
         return process.pid();
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /**
-     * Waits until the shop answers on this node and returns the container's name and version as the
-     * shop reports it (e.g. {@code Apache Tomcat/10.1.62}).
+     * Waits until the webapp answers on this node and returns the container's name and version as the
+     * webapp reports it (e.g. {@code Apache Tomcat/10.1.62}).
      */
-    String awaitServing(Duration timeout) throws InterruptedException {
+    public String awaitServing(Duration timeout) throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest facts = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/shop/cart.txt"))
+        HttpRequest facts = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + webapp.contextPath() + webapp.readyPath()))
                 .timeout(Duration.ofSeconds(10)).build();
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
@@ -120,15 +156,15 @@ final class ShopNode {
                 // Not listening yet.
             }
             if (Instant.now().isAfter(deadline)) {
-                throw new DemoException("The " + kind.container() + " node did not serve the shop within "
-                        + timeout.toSeconds() + " s: see " + log);
+                    throw new DemoException("The " + kind.container() + " node did not serve " + webapp.war().getFileName()
+                        + " within " + timeout.toSeconds() + " s: see " + log);
             }
             Thread.sleep(POLL_INTERVAL.toMillis());
         }
     }
 
     /** SIGTERM (Tomcat or Jetty stops cleanly), then SIGKILL if it still runs after {@link #STOP_TIMEOUT}. */
-    void stop() {
+    public void stop() {
         process.destroy();
         try {
             if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {

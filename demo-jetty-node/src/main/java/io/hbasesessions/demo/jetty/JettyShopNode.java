@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
  * The demo's Jetty node: an embedded Jetty serving the shop WAR at {@value #CONTEXT_PATH} on 127.0.0.1,
  * its sessions in HBase through an {@link HBaseSessionDataStoreFactory} bean, with the session cache
  * the {@code session-store-hbase} module sets for non-sticky use. Runs until the JVM is told to stop.
+ * The cross-container tests start it with another WAR, context path and tables.
  */
 @Command(name = "jetty-shop-node",
         description = "Serves the shop WAR at /shop on an embedded Jetty, its sessions stored in HBase.")
@@ -38,14 +39,23 @@ public final class JettyShopNode implements Callable<Integer> {
     @Option(names = "--port", required = true, description = "HTTP port on 127.0.0.1.")
     int port;
 
-    @Option(names = "--war", required = true, description = "The shop WAR.")
+    @Option(names = "--war", required = true, description = "The WAR to serve (the shop's).")
     Path war;
+
+    @Option(names = "--context-path", description = "Where the WAR is served. Default: ${DEFAULT-VALUE}")
+    String contextPath = CONTEXT_PATH;
 
     @Option(names = "--zookeeper-quorum", required = true, description = "HBase's ZooKeeper, host:port.")
     String zookeeperQuorum;
 
     @Option(names = "--key-scope", required = true, description = "Nodes with the same key scope share sessions.")
     String keyScope;
+
+    @Option(names = "--table", description = "The sessions table ([namespace:]name). Default: the store's.")
+    String table;
+
+    @Option(names = "--index-table", description = "The principal index table ([namespace:]name). Default: the store's.")
+    String indexTable;
 
     @Option(names = "--work-dir", required = true, description = "Where Jetty unpacks the WAR.")
     Path workDirectory;
@@ -64,7 +74,7 @@ public final class JettyShopNode implements Callable<Integer> {
         server.addBean(nonStickySessionCache());
         server.addBean(hbaseSessions());
 
-        WebAppContext shop = new WebAppContext(war.toString(), CONTEXT_PATH);
+        WebAppContext shop = new WebAppContext(war.toString(), contextPath);
         shop.setTempDirectory(workDirectory.toFile());
         shop.setSecurityHandler(demoLogin());
         server.setHandler(shop);
@@ -72,11 +82,12 @@ public final class JettyShopNode implements Callable<Integer> {
 
         server.start();
         if (!shop.isAvailable()) {
-            System.err.println("error: the shop did not start on Jetty (port " + port + "): see the messages above");
+            System.err.println("error: " + war.getFileName() + " did not start on Jetty (port " + port
+                    + "): see the messages above");
             server.stop();
             return 1;
         }
-        System.out.println("Jetty node serves http://localhost:" + port + CONTEXT_PATH + "/");
+        System.out.println("Jetty node serves http://localhost:" + port + contextPath + "/");
         server.join();
         return 0;
     }
@@ -93,6 +104,12 @@ public final class JettyShopNode implements Callable<Integer> {
         HBaseSessionDataStoreFactory store = new HBaseSessionDataStoreFactory();
         store.setZookeeperQuorum(zookeeperQuorum);
         store.setKeyScope(keyScope);
+        if (table != null) {
+            store.setTable(table);
+        }
+        if (indexTable != null) {
+            store.setIndexTable(indexTable);
+        }
         return store;
     }
 

@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The demo's Tomcat node: an embedded Tomcat serving the shop WAR at {@value #CONTEXT_PATH} on
- * 127.0.0.1, its sessions in HBase through {@link HBaseSessionManager}, set up with the same two
+ * 127.0.0.1, its sessions in HBase through {@link HBaseSessionManager}, set up with the same
  * attributes a Tomcat user writes on the {@code <Manager>} line. Runs until the JVM is told to stop.
+ * The cross-container tests start it with another WAR, context path and tables.
  */
 @Command(name = "tomcat-shop-node",
         description = "Serves the shop WAR at /shop on an embedded Tomcat, its sessions stored in HBase.")
@@ -34,14 +35,23 @@ public final class TomcatShopNode implements Callable<Integer> {
     @Option(names = "--port", required = true, description = "HTTP port on 127.0.0.1.")
     int port;
 
-    @Option(names = "--war", required = true, description = "The shop WAR.")
+    @Option(names = "--war", required = true, description = "The WAR to serve (the shop's).")
     Path war;
+
+    @Option(names = "--context-path", description = "Where the WAR is served. Default: ${DEFAULT-VALUE}")
+    String contextPath = CONTEXT_PATH;
 
     @Option(names = "--zookeeper-quorum", required = true, description = "HBase's ZooKeeper, host:port.")
     String zookeeperQuorum;
 
     @Option(names = "--key-scope", required = true, description = "Nodes with the same key scope share sessions.")
     String keyScope;
+
+    @Option(names = "--table", description = "The sessions table ([namespace:]name). Default: the manager's.")
+    String table;
+
+    @Option(names = "--index-table", description = "The principal index table ([namespace:]name). Default: the manager's.")
+    String indexTable;
 
     @Option(names = "--work-dir", required = true, description = "Tomcat's base directory (unpacked WAR, work files).")
     Path workDirectory;
@@ -60,7 +70,7 @@ public final class TomcatShopNode implements Callable<Integer> {
         tomcat.setConnector(connector);
         DEMO_USERS.forEach(user -> tomcat.addUser(user, DEMO_PASSWORD));
 
-        Context shop = tomcat.addWebapp(CONTEXT_PATH, war.toString());
+        Context shop = tomcat.addWebapp(contextPath, war.toString());
         // The node's classpath (the HBase client and all) holds no web fragments: scanning it only costs time.
         ((StandardJarScanner) shop.getJarScanner()).setScanClassPath(false);
         shop.setManager(hbaseSessions());
@@ -68,10 +78,11 @@ public final class TomcatShopNode implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat), "tomcat-shop-node-stop"));
         tomcat.start();
         if (shop.getState() != LifecycleState.STARTED || connector.getState() != LifecycleState.STARTED) {
-            System.err.println("error: the shop did not start on Tomcat (port " + port + "): see the messages above");
+            System.err.println("error: " + war.getFileName() + " did not start on Tomcat (port " + port
+                    + "): see the messages above");
             return 1;
         }
-        System.out.println("Tomcat node serves http://localhost:" + port + CONTEXT_PATH + "/");
+        System.out.println("Tomcat node serves http://localhost:" + port + contextPath + "/");
         tomcat.getServer().await();
         return 0;
     }
@@ -80,6 +91,12 @@ public final class TomcatShopNode implements Callable<Integer> {
         HBaseSessionManager manager = new HBaseSessionManager();
         manager.setZookeeperQuorum(zookeeperQuorum);
         manager.setKeyScope(keyScope);
+        if (table != null) {
+            manager.setTable(table);
+        }
+        if (indexTable != null) {
+            manager.setIndexTable(indexTable);
+        }
         return manager;
     }
 
