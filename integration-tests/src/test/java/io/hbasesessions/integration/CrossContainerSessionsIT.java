@@ -1,0 +1,310 @@
+package io.hbasesessions.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hbasesessions.demo.NodeKind;
+import io.hbasesessions.demo.ShopNode;
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.HBaseExtension;
+import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.SessionStores;
+import io.hbasesessions.store.StoreSettings;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.TreeMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Issue #5, case 7: one session shared by a Tomcat node and a Jetty node. Each node is a JVM of its
+ * own, started by the demo's launcher ({@link ShopNode}), serving the same test WAR at the same context
+ * path, non-sticky (Tomcat's HBaseSessionManager keeps nothing between requests; the Jetty node's cache
+ * evicts on session exit and flushes on response commit), with one explicit key scope and this test
+ * class's own tables in one real HBase. A {@link Browser} sends one JSESSIONID cookie to both, as a
+ * browser does for one host; Jetty's {@code .node0} suffix travels with it to Tomcat.
+ *
+ * <p>The attributes are instances of the WAR's classes ({@code Note}, {@code NoteList}), which exist
+ * only inside the WAR: the nodes read each other's writes with their own webapp class loaders.
+ *
+ * <p>The nodes' output (Tomcat's and Jetty's logs, HBase client included) is in
+ * {@code target/cross-container/logs/}.
+ */
+@ExtendWith(HBaseExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CrossContainerSessionsIT {
+
+    /** Both nodes set it explicitly; a container's default (its context path) would also match, by design. */
+    private static final String KEY_SCOPE = "cross-container";
+    private static final String CONTEXT_PATH = "/app";
+    /** The test WAR answers it with {@code server=<container>/<version>}, once deployed. */
+    private static final String READY_PATH = "/session?op=node";
+    private static final Duration NODE_START_TIMEOUT = Duration.ofSeconds(90);
+    private static final int CONCURRENT_ADDS = 100;
+
+    private final Path work = Path.of("target", "cross-container").toAbsolutePath();
+    private ShopNode tomcatNode;
+    private ShopNode jettyNode;
+    private Node tomcat;
+    private Node jetty;
+    private SessionStore stored;
+
+    @BeforeAll
+    void startBothNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
+        deleteRecursively(work); // logs and work files of this run only
+        Path war = Path.of(System.getProperty("test.war", "(the test.war system property is not set)"));
+        assertTrue(Files.isRegularFile(war), "the test WAR " + war + " is missing: build test-webapp first");
+        String zookeeperQuorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
+        ShopNode.Tables tables = new ShopNode.Tables(namespace.table("sessions"), namespace.table("user_sessions"));
+        ShopNode.Webapp webapp = new ShopNode.Webapp(war, CONTEXT_PATH, READY_PATH);
+        ShopNode.Shared shared = new ShopNode.Shared(webapp, zookeeperQuorum, KEY_SCOPE, tables, work);
+
+        int tomcatPort = freePort();
+        int jettyPort = freePort();
+        tomcatNode = ShopNode.start(NodeKind.TOMCAT, tomcatPort, webapp.url(jettyPort), shared);
+        jettyNode = ShopNode.start(NodeKind.JETTY, jettyPort, webapp.url(tomcatPort), shared);
+        String tomcatServer = tomcatNode.awaitServing(NODE_START_TIMEOUT);
+        String jettyServer = jettyNode.awaitServing(NODE_START_TIMEOUT);
+        assertTrue(tomcatServer.startsWith("Apache Tomcat/"), tomcatServer);
+        assertTrue(jettyServer.startsWith("jetty/"), jettyServer);
+        tomcat = new Node("Tomcat", tomcatNode.url().resolve("session"));
+        jetty = new Node("Jetty", jettyNode.url().resolve("session"));
+
+        // Reads the same tables with the store's own code: where the nodes keep the sessions.
+        stored = SessionStores.open(StoreSettings.builder().zookeeperQuorum(zookeeperQuorum).keyScope(KEY_SCOPE)
+                .table(tables.sessions()).indexTable(tables.index()).createTable(false).build());
+    }
+
+    @AfterAll
+    void stopBothNodes() {
+        for (ShopNode node : new ShopNode[] {tomcatNode, jettyNode}) {
+            if (node != null) {
+                node.stop();
+            }
+        }
+        if (stored != null) {
+            stored.close();
+        }
+    }
+
+    @Test
+    void aSessionCreatedOnTomcatIsChangedOnJettyAndReadBackOnTomcat() {
+        Browser browser = new Browser();
+        Map<String, String> created = browser.get(tomcat, "op=put&name=note&value=from-tomcat");
+        browser.get(tomcat, "op=append&name=notes&value=t1");
+        browser.get(tomcat, "op=append&name=notes&value=t2"); // in place: no setAttribute
+        browser.get(tomcat, "op=incr&name=count");
+        browser.get(tomcat, "op=put&name=doomed&value=x");
+        String id = Browser.withoutRoute(created.get("id"));
+        assertTrue(stored.exists(id), "Tomcat did not store the session in the test's table under the key scope");
+
+        Map<String, String> onJetty = browser.get(jetty, "op=get");
+        assertEquals(id, Browser.withoutRoute(onJetty.get("id")), "Jetty serves another session: " + onJetty);
+        assertEquals("false", onJetty.get("new"), onJetty.toString());
+        assertEquals("Note(from-tomcat)", onJetty.get("attr.note"), onJetty.toString());
+        assertEquals("[Note(t1), Note(t2)]", onJetty.get("attr.notes"), onJetty.toString());
+        assertEquals("1", onJetty.get("attr.count"), onJetty.toString());
+        assertEquals("Note(x)", onJetty.get("attr.doomed"), onJetty.toString());
+        assertEquals(created.get("creation"), onJetty.get("creation"), "creation time");
+        assertEquals(created.get("maxInactive"), onJetty.get("maxInactive"), "max inactive interval");
+
+        browser.get(jetty, "op=append&name=notes&value=j1"); // in place, on Jetty
+        browser.get(jetty, "op=put&name=note&value=from-jetty");
+        browser.get(jetty, "op=put&name=added&value=on-jetty");
+        browser.get(jetty, "op=incr&name=count");
+        browser.get(jetty, "op=remove&name=doomed");
+
+        Map<String, String> onTomcat = browser.get(tomcat, "op=get");
+        assertEquals(id, Browser.withoutRoute(onTomcat.get("id")), "Tomcat serves another session: " + onTomcat);
+        assertEquals(Map.of("attr.note", "Note(from-jetty)", "attr.notes", "[Note(t1), Note(t2), Note(j1)]",
+                "attr.added", "Note(on-jetty)", "attr.count", "2"), attributes(onTomcat));
+        assertEquals(created.get("creation"), onTomcat.get("creation"), "creation time");
+    }
+
+    @Test
+    void aSessionCreatedOnJettyIsChangedOnTomcatAndReadBackOnJetty() {
+        Browser browser = new Browser();
+        Map<String, String> created = browser.get(jetty, "op=put&name=note&value=from-jetty");
+        assertTrue(browser.cookie().endsWith(".node0"), "Jetty's cookie: " + browser.cookie());
+        browser.get(jetty, "op=append&name=notes&value=j1");
+        browser.get(jetty, "op=append&name=notes&value=j2"); // in place: no setAttribute
+        browser.get(jetty, "op=incr&name=count");
+        browser.get(jetty, "op=put&name=doomed&value=x");
+        String id = Browser.withoutRoute(created.get("id"));
+        assertTrue(stored.exists(id), "Jetty did not store the session in the test's table under the key scope");
+
+        Map<String, String> onTomcat = browser.get(tomcat, "op=get"); // the cookie still ends with .node0
+        assertEquals(id, Browser.withoutRoute(onTomcat.get("id")), "Tomcat serves another session: " + onTomcat);
+        assertEquals("false", onTomcat.get("new"), onTomcat.toString());
+        assertEquals(Map.of("attr.note", "Note(from-jetty)", "attr.notes", "[Note(j1), Note(j2)]",
+                "attr.count", "1", "attr.doomed", "Note(x)"), attributes(onTomcat));
+        assertEquals(created.get("creation"), onTomcat.get("creation"), "creation time");
+        assertEquals(created.get("maxInactive"), onTomcat.get("maxInactive"), "max inactive interval");
+
+        browser.get(tomcat, "op=append&name=notes&value=t1"); // in place, on Tomcat
+        browser.get(tomcat, "op=put&name=note&value=from-tomcat");
+        browser.get(tomcat, "op=put&name=added&value=on-tomcat");
+        browser.get(tomcat, "op=incr&name=count");
+        browser.get(tomcat, "op=remove&name=doomed");
+
+        Map<String, String> onJetty = browser.get(jetty, "op=get");
+        assertEquals(id, Browser.withoutRoute(onJetty.get("id")), "Jetty serves another session: " + onJetty);
+        assertEquals(Map.of("attr.note", "Note(from-tomcat)", "attr.notes", "[Note(j1), Note(j2), Note(t1)]",
+                "attr.added", "Note(on-tomcat)", "attr.count", "2"), attributes(onJetty));
+        assertEquals(created.get("creation"), onJetty.get("creation"), "creation time");
+    }
+
+    @Test
+    void aSessionInvalidatedOnJettyIsGoneOnTomcat() {
+        assertInvalidationIsSeenAcross(tomcat, jetty);
+    }
+
+    @Test
+    void aSessionInvalidatedOnTomcatIsGoneOnJetty() {
+        assertInvalidationIsSeenAcross(jetty, tomcat);
+    }
+
+    @Test
+    void anIdChangedOnJettyMovesTheSessionForTomcat() {
+        assertIdChangeIsSeenAcross(tomcat, jetty);
+    }
+
+    @Test
+    void anIdChangedOnTomcatMovesTheSessionForJetty() {
+        assertIdChangeIsSeenAcross(jetty, tomcat);
+    }
+
+    /**
+     * Two tabs of one browser on one session, one tab on Tomcat and one on Jetty, each adding attributes
+     * of its own at the same time: every write conflicts with the other node's sooner or later, and the
+     * stores' optimistic retries must keep both.
+     */
+    @Test
+    void concurrentAdditionsOnTomcatAndJettyAreAllKept() throws Exception {
+        Browser browser = new Browser();
+        String id = Browser.withoutRoute(browser.get(tomcat, "op=create").get("id"));
+        CyclicBarrier start = new CyclicBarrier(2);
+        ExecutorService tabs = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> onTomcat = tabs.submit(() -> addAttributes(browser, tomcat, "tomcat", start));
+            Future<?> onJetty = tabs.submit(() -> addAttributes(browser, jetty, "jetty", start));
+            onTomcat.get(60, TimeUnit.SECONDS);
+            onJetty.get(60, TimeUnit.SECONDS);
+        } finally {
+            tabs.shutdownNow();
+        }
+
+        Map<String, String> expected = new TreeMap<>();
+        for (String prefix : List.of("tomcat", "jetty")) {
+            IntStream.range(0, CONCURRENT_ADDS).forEach(i -> expected.put("attr." + prefix + i, "Note(" + i + ")"));
+        }
+        for (Node node : List.of(tomcat, jetty)) {
+            Map<String, String> seen = browser.get(node, "op=get");
+            assertEquals(id, Browser.withoutRoute(seen.get("id")), "another session on " + node + ": " + seen);
+            Map<String, String> attributes = attributes(seen);
+            List<String> lost = expected.keySet().stream().filter(name -> !attributes.containsKey(name)).toList();
+            assertEquals(List.of(), lost, "attributes lost, as " + node + " reads the session");
+            assertEquals(expected, new TreeMap<>(attributes), "as " + node + " reads the session");
+        }
+    }
+
+    private static Void addAttributes(Browser browser, Node node, String prefix, CyclicBarrier start) throws Exception {
+        start.await(30, TimeUnit.SECONDS);
+        for (int i = 0; i < CONCURRENT_ADDS; i++) {
+            Map<String, String> answer = browser.get(node, "op=put&name=" + prefix + i + "&value=" + i);
+            assertEquals("Note(" + i + ")", answer.get("attr." + prefix + i), node + " did not keep its own write: " + answer);
+        }
+        return null;
+    }
+
+    /** A session created on {@code creator} and invalidated on {@code other} is gone for both, and from HBase. */
+    private void assertInvalidationIsSeenAcross(Node creator, Node other) {
+        Browser browser = new Browser();
+        String id = Browser.withoutRoute(browser.get(creator, "op=put&name=note&value=doomed").get("id"));
+        browser.get(creator, "op=append&name=notes&value=n1");
+        assertEquals("[Note(n1)]", browser.get(other, "op=get").get("attr.notes"), "the session is not shared");
+
+        assertEquals("true", browser.get(other, "op=invalidate").get("invalidated"));
+
+        assertFalse(stored.exists(id), "the invalidated session is still stored");
+        assertEquals("none", browser.get(creator, "op=get").get("id"), creator + " still serves the invalidated session");
+        assertEquals("none", browser.get(other, "op=get").get("id"), other + " still serves the invalidated session");
+        assertEquals("false", browser.get(creator, "op=invalidate").get("invalidated"), "invalidated twice");
+    }
+
+    /**
+     * A session created on {@code creator} whose id {@code other} changes: {@code creator} finds it under
+     * the new id, with its attributes, and nothing under the old one, in HBase neither.
+     */
+    private void assertIdChangeIsSeenAcross(Node creator, Node other) {
+        Browser browser = new Browser();
+        String oldId = Browser.withoutRoute(browser.get(creator, "op=put&name=note&value=kept").get("id"));
+        browser.get(creator, "op=append&name=notes&value=n1");
+        String oldCookie = browser.cookie();
+
+        Map<String, String> changed = browser.get(other, "op=change-id");
+        String newId = Browser.withoutRoute(changed.get("newId"));
+        assertEquals(oldId, Browser.withoutRoute(changed.get("oldId")), "changed another session: " + changed);
+        assertNotEquals(oldId, newId);
+        assertNotEquals(oldCookie, browser.cookie(), other + " did not send the new id's cookie");
+        assertEquals(newId, Browser.withoutRoute(browser.cookie()), "the cookie names another id");
+
+        assertTrue(stored.exists(newId), "the session is not stored under its new id");
+        assertFalse(stored.exists(oldId), "the session is still stored under its old id");
+        Map<String, String> moved = browser.get(creator, "op=get");
+        assertEquals(newId, Browser.withoutRoute(moved.get("id")), creator + " does not follow the id change: " + moved);
+        assertEquals(Map.of("attr.note", "Note(kept)", "attr.notes", "[Note(n1)]"), attributes(moved));
+        for (Node node : List.of(creator, other)) {
+            assertEquals("none", Browser.withCookie(oldCookie).get(node, "op=get").get("id"),
+                    node + " still serves the session under its old id");
+        }
+    }
+
+    /** The session's attributes as the WAR printed them ({@code attr.<name>} to {@code toString()}). */
+    private static Map<String, String> attributes(Map<String, String> answer) {
+        assertNotNull(answer.get("id"), answer.toString());
+        assertNotEquals("none", answer.get("id"), "no session: " + answer);
+        return answer.entrySet().stream().filter(entry -> entry.getKey().startsWith("attr."))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress("127.0.0.1", 0));
+            return socket.getLocalPort();
+        }
+    }
+}
