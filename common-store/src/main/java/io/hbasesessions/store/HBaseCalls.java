@@ -25,8 +25,7 @@ final class HBaseCalls {
             return call.get(deadline.remainingMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             // Not cancelled: cancelling stops no HBase work, and a connection still being set up would leak.
-            throw failure("HBase did not finish " + what + " within operationTimeoutMillis="
-                    + deadline.budgetMillis(), key, e);
+            throw failure("HBase did not finish " + what + " within " + deadline.budgetMillis() + " ms", key, e);
         } catch (ExecutionException e) {
             throw failure("HBase failed " + what + ": " + e.getCause(), key, e.getCause());
         } catch (InterruptedException e) {

@@ -30,8 +30,6 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
  */
 final class SessionTables {
 
-    /** Creating pre-split tables takes seconds: a start-up step, not a request, so not held to the request timeout. */
-    private static final long MIN_SCHEMA_MILLIS = 60_000;
     private static final int VERSIONS = 1;
     private static final BloomType BLOOM = BloomType.ROW;
     private static final DataBlockEncoding ENCODING = DataBlockEncoding.FAST_DIFF;
@@ -42,7 +40,7 @@ final class SessionTables {
     private final Deadline deadline;
 
     SessionTables(AsyncConnection connection, HBaseCalls calls, StoreSettings settings) {
-        long budgetMillis = Math.max(settings.operationTimeoutMillis(), MIN_SCHEMA_MILLIS);
+        long budgetMillis = settings.startUpTimeoutMillis();
         this.admin = connection.getAdminBuilder().setOperationTimeout(budgetMillis, TimeUnit.MILLISECONDS).build();
         this.calls = calls;
         this.settings = settings;

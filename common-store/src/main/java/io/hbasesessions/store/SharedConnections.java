@@ -65,7 +65,7 @@ final class SharedConnections {
     private SharedConnections() {
     }
 
-    /** @throws StoreUnavailableException if a new connection cannot be set up within the operation timeout */
+    /** @throws StoreUnavailableException if a new connection cannot be set up within the start-up timeout */
     static synchronized Lease acquire(StoreSettings settings, HBaseCalls calls) {
         Key key = Key.of(settings);
         Shared shared = OPEN.get(key);
@@ -97,7 +97,7 @@ final class SharedConnections {
             thread.setContextClassLoader(caller);
         }
         try {
-            return calls.await(connecting, Deadline.afterMillis(settings.operationTimeoutMillis()), null,
+            return calls.await(connecting, Deadline.afterMillis(settings.startUpTimeoutMillis()), null,
                     "connecting (" + settings.zookeeperQuorum().map(q -> "zookeeperQuorum=" + q)
                             .orElse("hbaseSite=" + settings.hbaseSite().orElse(null)) + ")");
         } catch (StoreUnavailableException e) {

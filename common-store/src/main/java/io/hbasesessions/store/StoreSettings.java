@@ -24,6 +24,7 @@ public final class StoreSettings {
     public static final long DEFAULT_TOUCH_INTERVAL_SECONDS = 60;
     public static final long DEFAULT_OPERATION_TIMEOUT_MILLIS = 5_000;
     public static final long DEFAULT_MAX_SESSION_BYTES = 1024 * 1024;
+    private static final long MIN_START_UP_TIMEOUT_MILLIS = 60_000;
     /** Below HBase's default 10 MB cell limit (hbase.client.keyvalue.maxsize), leaving room for the version cell. */
     static final long MAX_SESSION_BYTES_CEILING = 8L * 1024 * 1024;
 
@@ -144,6 +145,14 @@ public final class StoreSettings {
     /** Bound on every HBase operation, retries included. */
     public long operationTimeoutMillis() {
         return operationTimeoutMillis;
+    }
+
+    /**
+     * Bound on the start-up steps (connecting, creating pre-split tables), which take seconds on a
+     * cold or busy cluster: they are not requests, so they get at least a minute.
+     */
+    long startUpTimeoutMillis() {
+        return Math.max(operationTimeoutMillis, MIN_START_UP_TIMEOUT_MILLIS);
     }
 
     public FailMode failMode() {
