@@ -87,6 +87,7 @@ class DemoCommandIT {
         assertEquals("tomcat-node", onTomcat.get("node"));
         assertEquals("1", onTomcat.get("item.mug"), onTomcat.toString());
         assertEquals("2", onTomcat.get("item.tee"), "Tomcat does not see the item added on Jetty: " + onTomcat);
+        assertEquals(onJetty.get("session"), onTomcat.get("session"), "one session, one fingerprint on both nodes");
     }
 
     @Test
