@@ -32,10 +32,6 @@ public final class Report {
         append(table + "\n");
     }
 
-    public String markdown() {
-        return markdown.toString();
-    }
-
     public void writeTo(Path file) {
         try {
             Files.createDirectories(file.getParent());

@@ -8,7 +8,7 @@ import java.time.Duration;
  */
 public enum Sizes {
     SMOKE(ms(300), ms(700), 200, 2_000, ms(700), ms(1_000), ms(2_000), 300, 0, 1, ms(200)),
-    QUICK(ms(500), ms(2_000), 2_000, 20_000, ms(2_000), ms(1_500), ms(3_000), 5_000, 1, 2, ms(700)),
+    QUICK(ms(500), ms(1_500), 2_000, 20_000, ms(2_000), ms(1_000), ms(3_000), 5_000, 1, 2, ms(500)),
     FULL(ms(3_000), ms(15_000), 20_000, 1_000_000, ms(30_000), ms(10_000), ms(20_000), 100_000, 2, 5, ms(2_000));
 
     /** Store benchmark: warm-up and measured time of each operation at each thread count. */
@@ -19,7 +19,7 @@ public enum Sizes {
     /** Scale: sessions created, and how long they are then loaded at random. */
     final int scaleSessions;
     final Duration scaleLoads;
-    /** HTTP: warm-up and measured time of each workload on each container and store. */
+    /** HTTP: warm-up and measured time of each workload on each container and store (wrk takes whole seconds). */
     final Duration httpWarmup;
     final Duration httpMeasured;
     /** HTTP: sessions alive on the Tomcat node when its heap is measured. */

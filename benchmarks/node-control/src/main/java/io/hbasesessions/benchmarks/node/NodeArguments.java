@@ -2,7 +2,6 @@ package io.hbasesessions.benchmarks.node;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /** A node's command line: {@code name=value} pairs, as the driver writes them. */
 public final class NodeArguments {
@@ -40,10 +39,10 @@ public final class NodeArguments {
     }
 
     public String require(String name) {
-        return optional(name).orElseThrow(() -> new IllegalArgumentException("Missing argument " + name + "=..."));
-    }
-
-    public Optional<String> optional(String name) {
-        return Optional.ofNullable(values.get(name));
+        String value = values.get(name);
+        if (value == null) {
+            throw new IllegalArgumentException("Missing argument " + name + "=...");
+        }
+        return value;
     }
 }

@@ -2,6 +2,7 @@ package io.hbasesessions.benchmarks.http;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * One container with one session store, as a node to start: {@code storeKey} is the node's
@@ -28,7 +29,7 @@ public record Candidate(String container, String storeKey, String label, boolean
 
     /** {@code tomcat-hbase}, {@code jetty-memory}...: names the node's log and work directory. */
     public String name() {
-        return container.split(" ")[0].toLowerCase() + "-" + storeKey;
+        return container.split(" ")[0].toLowerCase(Locale.ROOT) + "-" + storeKey;
     }
 
     List<String> arguments() {

@@ -87,10 +87,6 @@ public final class NodeProcess implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port + "/app/");
     }
 
-    public int port() {
-        return port;
-    }
-
     /** The node's counters: {@code activeSessions}, and for HBase stores {@code sessionWrites}, {@code loads}... */
     public Map<String, Long> counters() throws IOException {
         commands.println("counters");

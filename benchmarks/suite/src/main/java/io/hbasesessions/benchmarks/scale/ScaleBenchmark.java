@@ -33,6 +33,8 @@ public final class ScaleBenchmark {
     private static final int THREADS = 8;
     private static final Duration CREATION_TIME_LIMIT = Duration.ofMinutes(15);
     private static final Duration COMPACTION_TIME_LIMIT = Duration.ofMinutes(10);
+    /** Bounds the random loads in count as well as time. */
+    private static final long MAX_LOADS_PER_THREAD = 100_000_000;
 
     private final StoreSettings settings;
     private final Configuration client;
@@ -56,7 +58,7 @@ public final class ScaleBenchmark {
                 int index = t * perThread + (int) i;
                 ids[index] = store.create(Sessions.newRecord(index)).record().id();
             });
-            loads = new TimedLoop(Duration.ofSeconds(1), loadTime, Long.MAX_VALUE).run(THREADS, (t, i) -> {
+            loads = new TimedLoop(Duration.ofSeconds(1), loadTime, MAX_LOADS_PER_THREAD).run(THREADS, (t, i) -> {
                 String id = ids[ThreadLocalRandom.current().nextInt(perThread * THREADS)];
                 if (id != null && store.load(id).isEmpty()) {
                     throw new IllegalStateException("A created session was not found");
