@@ -20,17 +20,19 @@ final class SaveOperation {
     private final SessionKey key;
     private final Deadline deadline;
     private final SessionDelta delta;
-    /** What this save writes if nobody else wrote since the load (its durability is chosen when it is written). */
-    private final StateWrite next;
+    /**
+     * What this save writes if nobody else wrote since the load (its durability is chosen when it is
+     * written); built only once a write is due, as most saves of a read-mostly application write nothing.
+     */
+    private StateWrite next;
     private final Backoff backoff = new Backoff(2, 100);
     /** The pessimistic lease this save still has to give back; null once given back (or in other modes). */
     private String leaseToken;
 
     /**
-     * Serializes {@code current} and checks its size before anything is written.
+     * Serializes {@code current}'s attributes to find what changed.
      *
      * @throws UnserializableAttributeException naming an attribute that cannot be serialized
-     * @throws SessionTooLargeException if the state would exceed {@code maxSessionBytes}
      */
     SaveOperation(StoreContext ctx, LoadedSession loaded, SessionRecord current) {
         if (!loaded.record().id().equals(current.id())) {
@@ -44,13 +46,13 @@ final class SaveOperation {
         this.deadline = ctx.newDeadline();
         try {
             this.delta = SessionDelta.between(loaded, current, ctx.serializer, key.shortHex());
-            this.next = ctx.write(delta.applyTo(loaded.storedState()), loaded.version() + 1, Durability.SYNC_WAL, key);
         } catch (RuntimeException e) {
             releaseLeaseIfHeld();
             throw e;
         }
     }
 
+    /** @throws SessionTooLargeException before anything is written, if the state exceeds {@code maxSessionBytes} */
     SaveResult run() {
         try {
             return delta.isEmpty() ? touchOrSkip() : delta.principalChanged() ? writeWithIndex() : writeChanges();
@@ -81,6 +83,7 @@ final class SaveOperation {
      * an entry that readers skip, never a session that "log out everywhere" cannot find.
      */
     private SaveResult writeWithIndex() {
+        nextWrite();
         current.principal().ifPresent(principal -> ctx.index.add(principal, current.creationTime(), key, deadline));
         SaveResult result = write(Outcome.WRITTEN, Durability.SYNC_WAL);
         if (result.outcome() != Outcome.GONE) {
@@ -91,13 +94,20 @@ final class SaveOperation {
     }
 
     private SaveResult write(Outcome outcome, Durability durability) {
-        StateWrite write = next.withDurability(durability);
+        StateWrite write = nextWrite().withDurability(durability);
         if (!firstAttempt(write)) {
             ctx.counters.conflicts.increment();
             return mergeAndRetry(outcome, durability);
         }
         countWrite(outcome, write);
         return SaveResult.of(outcome, new LoadedSession(current, write.version(), write.state(), null));
+    }
+
+    private StateWrite nextWrite() {
+        if (next == null) {
+            next = ctx.write(delta.applyTo(loaded.storedState()), loaded.version() + 1, Durability.SYNC_WAL, key);
+        }
+        return next;
     }
 
     private boolean firstAttempt(StateWrite write) {
