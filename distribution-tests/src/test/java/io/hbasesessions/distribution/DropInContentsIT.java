@@ -1,7 +1,6 @@
 package io.hbasesessions.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -77,13 +76,37 @@ class DropInContentsIT {
         assertTrue(files.contains("etc/sessions/hbase/session-store.xml"), "no module XML in " + files);
         assertEquals(List.of(), files.stream().filter(file -> !file.startsWith("modules/") && !file.startsWith("etc/")
                 && !(file.startsWith("lib/hbase-sessions/") && file.endsWith(".jar"))).toList(), "files outside the module's layout");
-        assertTrue(jars.values().stream().anyMatch(entries -> entries.contains("io/hbasesessions/jetty/HBaseSessionDataStoreFactory.class")),
-                "no jar holds the store's factory");
+        assertEquals(List.of("hbase-sessions-store-", "jetty-session-datastore-", "slf4j-jdk-platform-logging-"),
+                jars.keySet().stream().map(jar -> jar.substring("lib/hbase-sessions/".length()).replaceAll("-[0-9][^/]*\\.jar$", "-"))
+                        .sorted().toList(),
+                "lib/hbase-sessions/ should hold the shaded store, the Jetty adapter and the System.Logger bridge: " + jars.keySet());
+        List<String> all = jars.values().stream().flatMap(List::stream).toList();
+        for (String needed : List.of(
+                "io/hbasesessions/jetty/HBaseSessionDataStoreFactory.class",
+                "io/hbasesessions/store/SessionStores.class",
+                "org/apache/hadoop/hbase/client/ConnectionFactory.class",
+                "com/esotericsoftware/kryo/Kryo.class",
+                "hbase-default.xml",
+                // The HBase client's SLF4J logging, relocated and sent to java.util.logging, as in Tomcat.
+                "io/hbasesessions/shaded/org/slf4j/LoggerFactory.class",
+                "META-INF/services/io.hbasesessions.shaded.org.slf4j.spi.SLF4JServiceProvider",
+                // The store's System.Logger, sent to Jetty's SLF4J.
+                "META-INF/services/java.lang.System$LoggerFinder")) {
+            assertTrue(all.contains(needed), "the Jetty module's jars lack " + needed);
+        }
         jars.forEach((jar, entries) -> {
-            // Jetty's logging module brings SLF4J's API and Jetty's own binding.
-            assertNone(entries, entry -> entry.startsWith("org/eclipse/jetty/") || entry.startsWith("jakarta/servlet/")
-                    || entry.equals("org/slf4j/LoggerFactory.class"), jar + ": Jetty's, the servlet API's or SLF4J's API classes");
-            assertFalse(entries.contains("META-INF/services/org.slf4j.spi.SLF4JServiceProvider"), jar + " is an SLF4J binding");
+            // Jetty's logging module brings SLF4J's API and Jetty's own binding, and logging-jcl-capture commons-logging.
+            assertNone(entries, entry -> entry.startsWith("org/eclipse/jetty/") || entry.startsWith("jakarta/")
+                    || entry.startsWith("javax/servlet/"), jar + ": Jetty's or the servlet API's classes");
+            assertNone(entries, entry -> entry.startsWith("org/slf4j/") && !entry.endsWith("/")
+                    && !entry.startsWith("org/slf4j/jdk/platform/logging/"),
+                    jar + ": SLF4J's API or a binding");
+            assertNone(entries, entry -> entry.startsWith("org/apache/commons/logging/") || entry.startsWith("org/apache/log4j/")
+                    || entry.startsWith("org/apache/logging/"), jar + ": unrelocated logging APIs");
+            assertNone(entries, entry -> entry.startsWith("META-INF/services/")
+                    && NO_SERVICE_FOR.stream().anyMatch(entry::startsWith)
+                    && !entry.equals("META-INF/services/java.lang.System$LoggerFinder"),
+                    jar + ": service registrations for the JDK (StAX, charsets), Jakarta, SLF4J or Jackson");
         });
     }
 

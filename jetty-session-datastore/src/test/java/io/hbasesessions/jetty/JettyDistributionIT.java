@@ -44,7 +44,7 @@ class JettyDistributionIT {
                 .toAbsolutePath();
         Path jettyHome = unpackJettyHome(work);
         Path jettyBase = Files.createDirectories(work.resolve("jetty-base"));
-        unzip(Path.of(System.getProperty("jetty.base.archive")), jettyBase);
+        unzip(Path.of(System.getProperty("jetty.module.zip")), jettyBase);
         Files.createDirectories(jettyBase.resolve("webapps"));
         Files.copy(JettyNode.testWar(), jettyBase.resolve("webapps/app.war"));
         run(work.resolve("add-modules.log"), jettyHome, jettyBase, List.of("--add-modules=http,"
