@@ -21,9 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -240,6 +240,33 @@ class CrossContainerSessionsIT {
     }
 
     /** A session created on {@code creator} and invalidated on {@code other} is gone for both, and from HBase. */
+    /**
+     * A user logged in on one container stays revocable after the session is used on the other, which
+     * does not know that login: "log out everywhere" from either container ends the session.
+     */
+    @Test
+    void aLoginOnJettySurvivesARequestOnTomcatForLogOutEverywhere() {
+        assertLoginStaysRevocableAcross(jetty, tomcat, "alice");
+    }
+
+    @Test
+    void aLoginOnTomcatSurvivesARequestOnJettyForLogOutEverywhere() {
+        assertLoginStaysRevocableAcross(tomcat, jetty, "bob");
+    }
+
+    private void assertLoginStaysRevocableAcross(Node loginNode, Node other, String user) {
+        Browser browser = new Browser();
+        browser.get(loginNode, "op=put&name=cart&value=book");
+        browser.get(loginNode, "op=login&user=" + user + "&password=demo");
+        assertEquals(user, browser.get(loginNode, "op=whoami").get("user"));
+        browser.get(other, "op=put&name=seen&value=" + other);
+
+        assertEquals("1", new Browser().get(other, "op=revoke-all&user=" + user).get("revoked"),
+                "the request on " + other + " dropped the user from the index");
+        assertEquals("none", browser.get(loginNode, "op=get").get("id"), "the session survived the revocation");
+        assertEquals(List.of(), stored.findByPrincipal(user));
+    }
+
     private void assertInvalidationIsSeenAcross(Node creator, Node other) {
         Browser browser = new Browser();
         String id = Browser.withoutRoute(browser.get(creator, "op=put&name=note&value=doomed").get("id"));

@@ -231,7 +231,7 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
             boolean notifyContainerListeners) {
         HBaseSession copy = (HBaseSession) session;
         if (copy.isStored()) {
-            SessionRecord current = RecordSession.toRecord(copy, getPersistAuthentication());
+            SessionRecord current = RecordSession.toRecord(copy, getPersistAuthentication(), copy.stored().record());
             copy.stored(callStore(() -> store().changeId(copy.stored(), current, SessionIds.raw(newId))));
         }
         RequestSessions request = RequestSessions.current(this);
@@ -283,7 +283,8 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
 
     private void save(HBaseSession session) {
         session.passivate();
-        SessionRecord record = RecordSession.toRecord(session, getPersistAuthentication());
+        SessionRecord record = RecordSession.toRecord(session, getPersistAuthentication(),
+                session.isStored() ? session.stored().record() : null);
         try {
             if (session.isStored()) {
                 SaveResult result = callStore(() -> store().save(session.stored(), record));

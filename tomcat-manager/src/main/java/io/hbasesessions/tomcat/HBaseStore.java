@@ -96,7 +96,8 @@ public class HBaseStore extends StoreBase implements StoreAttributes {
      */
     @Override
     public void save(Session session) throws IOException {
-        SessionRecord record = RecordSession.toRecord((StandardSession) session, persistAuthentication());
+        // This node owns the session (sticky): its authentication state is the whole truth.
+        SessionRecord record = RecordSession.toRecord((StandardSession) session, persistAuthentication(), null);
         call(hbase -> {
             Optional<LoadedSession> stored = hbase.load(record.id());
             if (stored.isEmpty() || hbase.save(stored.get(), record).outcome() == SaveResult.Outcome.GONE) {

@@ -58,15 +58,16 @@ class RecordSession extends StandardSession {
 
     /**
      * The record of any {@code StandardSession} (PersistentManager creates plain ones), under its id
-     * without route. Attributes the manager's filters keep from distribution stay out.
+     * without route. Attributes the manager's filters keep from distribution stay out. {@code stored}
+     * is the record the session was loaded from, or {@code null}.
      */
-    static SessionRecord toRecord(StandardSession session, boolean persistAuthentication) {
+    static SessionRecord toRecord(StandardSession session, boolean persistAuthentication, SessionRecord stored) {
         Principal principal = session.getPrincipal();
         SessionRecord.Builder record = SessionRecord
                 .builder(SessionIds.raw(session.getIdInternal()), Instant.ofEpochMilli(session.getCreationTimeInternal()))
                 .lastAccessTime(Instant.ofEpochMilli(session.getThisAccessedTimeInternal()))
                 .maxInactiveInterval(Duration.ofSeconds(session.getMaxInactiveInterval()))
-                .principal(principal == null ? null : principal.getName());
+                .principal(principalName(principal, stored));
         for (String name : Collections.list(session.getAttributeNames())) {
             Object value = session.getAttribute(name);
             if (value != null && !isReserved(name) && session.isAttributeDistributable(name, value)) {
@@ -78,6 +79,21 @@ class RecordSession extends StandardSession {
             record.attribute(AUTH_TYPE_ATTRIBUTE, session.getAuthType());
         }
         return record.build();
+    }
+
+    /**
+     * The principal to index. One another container recorded (a Jetty login) stays when Tomcat knows
+     * no user: a request on this node must not log the user out of "log out everywhere". Only Tomcat's
+     * own login, gone from the session since the load, is a logout.
+     */
+    private static String principalName(Principal principal, SessionRecord stored) {
+        if (principal != null) {
+            return principal.getName();
+        }
+        if (stored == null || stored.attributes().containsKey(PRINCIPAL_ATTRIBUTE)) {
+            return null;
+        }
+        return stored.principal().orElse(null);
     }
 
     private static boolean isReserved(String name) {
