@@ -23,67 +23,67 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 final class ControlClient {
 
-  static final TableName PROBE_TABLE = TableName.valueOf("embedded_hbase_probe");
-  private static final byte[] FAMILY = Bytes.toBytes("p");
-  private static final byte[] QUALIFIER = Bytes.toBytes("q");
-  private static final byte[] ROW = Bytes.toBytes("ready");
+    static final TableName PROBE_TABLE = TableName.valueOf("embedded_hbase_probe");
+    private static final byte[] FAMILY = Bytes.toBytes("p");
+    private static final byte[] QUALIFIER = Bytes.toBytes("q");
+    private static final byte[] ROW = Bytes.toBytes("ready");
 
-  private static final Map<String, String> FAIL_FAST = Map.of(
-      "hbase.client.retries.number", "2",
-      "hbase.client.pause", "100",
-      "hbase.rpc.timeout", "5000",
-      "hbase.client.operation.timeout", "10000",
-      "hbase.client.meta.operation.timeout", "10000",
-      "hbase.client.sync.wait.timeout.msec", "20000",
-      "zookeeper.recovery.retry", "1",
-      "zookeeper.recovery.retry.intervalmill", "200",
-      "zookeeper.session.timeout", "10000");
+    private static final Map<String, String> FAIL_FAST = Map.of(
+            "hbase.client.retries.number", "2",
+            "hbase.client.pause", "100",
+            "hbase.rpc.timeout", "5000",
+            "hbase.client.operation.timeout", "10000",
+            "hbase.client.meta.operation.timeout", "10000",
+            "hbase.client.sync.wait.timeout.msec", "20000",
+            "zookeeper.recovery.retry", "1",
+            "zookeeper.recovery.retry.intervalmill", "200",
+            "zookeeper.session.timeout", "10000");
 
-  private final Configuration configuration;
+    private final Configuration configuration;
 
-  ControlClient(Map<String, String> connectionProperties) {
-    configuration = HBaseConfiguration.create();
-    connectionProperties.forEach(configuration::set);
-    FAIL_FAST.forEach(configuration::set);
-  }
+    ControlClient(Map<String, String> connectionProperties) {
+        configuration = HBaseConfiguration.create();
+        connectionProperties.forEach(configuration::set);
+        FAIL_FAST.forEach(configuration::set);
+    }
 
-  /**
-   * Asks the master for a namespace, which it answers only once initialized (a region server can
-   * serve rows earlier, and a master asked to shut down while initializing hangs), creates the probe
-   * table if absent, then writes and reads back one row.
-   */
-  void probeMasterAndTable() throws IOException {
-    try (Connection connection = ConnectionFactory.createConnection(configuration)) {
-      try (Admin admin = connection.getAdmin()) {
-        admin.getNamespaceDescriptor(NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR);
-      }
-      createProbeTableIfAbsent(connection);
-      try (Table table = connection.getTable(PROBE_TABLE)) {
-        byte[] value = Bytes.toBytes(System.nanoTime());
-        table.put(new Put(ROW).addColumn(FAMILY, QUALIFIER, value));
-        byte[] read = table.get(new Get(ROW)).getValue(FAMILY, QUALIFIER);
-        if (!Arrays.equals(value, read)) {
-          throw new IOException("the probe row read back differs from the one written");
+    /**
+     * Asks the master for a namespace, which it answers only once initialized (a region server can
+     * serve rows earlier, and a master asked to shut down while initializing hangs), creates the probe
+     * table if absent, then writes and reads back one row.
+     */
+    void probeMasterAndTable() throws IOException {
+        try (Connection connection = ConnectionFactory.createConnection(configuration)) {
+            try (Admin admin = connection.getAdmin()) {
+                admin.getNamespaceDescriptor(NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR);
+            }
+            createProbeTableIfAbsent(connection);
+            try (Table table = connection.getTable(PROBE_TABLE)) {
+                byte[] value = Bytes.toBytes(System.nanoTime());
+                table.put(new Put(ROW).addColumn(FAMILY, QUALIFIER, value));
+                byte[] read = table.get(new Get(ROW)).getValue(FAMILY, QUALIFIER);
+                if (!Arrays.equals(value, read)) {
+                    throw new IOException("the probe row read back differs from the one written");
+                }
+            }
         }
-      }
     }
-  }
 
-  /** Asks the master to stop the region server and itself; the server process then exits. */
-  void shutdownCluster() throws IOException {
-    try (Connection connection = ConnectionFactory.createConnection(configuration);
-        Admin admin = connection.getAdmin()) {
-      admin.shutdown();
+    /** Asks the master to stop the region server and itself; the server process then exits. */
+    void shutdownCluster() throws IOException {
+        try (Connection connection = ConnectionFactory.createConnection(configuration);
+                Admin admin = connection.getAdmin()) {
+            admin.shutdown();
+        }
     }
-  }
 
-  private static void createProbeTableIfAbsent(Connection connection) throws IOException {
-    try (Admin admin = connection.getAdmin()) {
-      if (!admin.tableExists(PROBE_TABLE)) {
-        admin.createTable(TableDescriptorBuilder.newBuilder(PROBE_TABLE)
-            .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
-            .build());
-      }
+    private static void createProbeTableIfAbsent(Connection connection) throws IOException {
+        try (Admin admin = connection.getAdmin()) {
+            if (!admin.tableExists(PROBE_TABLE)) {
+                admin.createTable(TableDescriptorBuilder.newBuilder(PROBE_TABLE)
+                        .setColumnFamily(ColumnFamilyDescriptorBuilder.of(FAMILY))
+                        .build());
+            }
+        }
     }
-  }
 }

@@ -6,11 +6,11 @@ package io.hbasesessions.embedded;
  */
 public class EmbeddedHBaseException extends RuntimeException {
 
-  public EmbeddedHBaseException(String message) {
-    super(message);
-  }
+    public EmbeddedHBaseException(String message) {
+        super(message);
+    }
 
-  public EmbeddedHBaseException(String message, Throwable cause) {
-    super(message, cause);
-  }
+    public EmbeddedHBaseException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -12,72 +12,72 @@ import picocli.CommandLine.Option;
  * sessions survive a restart.
  */
 @Command(name = "embedded-hbase",
-    description = "Starts a standalone HBase 2.6 server on 127.0.0.1 and runs it until Ctrl-C.")
+        description = "Starts a standalone HBase 2.6 server on 127.0.0.1 and runs it until Ctrl-C.")
 public final class EmbeddedHBaseMain implements Callable<Integer> {
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean helpRequested;
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    boolean helpRequested;
 
-  private static final long LIVENESS_CHECK_MILLIS = 1_000;
+    private static final long LIVENESS_CHECK_MILLIS = 1_000;
 
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "Tables, ZooKeeper state and log; kept between runs. Default: ${DEFAULT-VALUE}")
-  Path dataDirectory = Path.of(System.getProperty("user.home"), ".hbase-sessions", "embedded");
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Tables, ZooKeeper state and log; kept between runs. Default: ${DEFAULT-VALUE}")
+    Path dataDirectory = Path.of(System.getProperty("user.home"), ".hbase-sessions", "embedded");
 
-  @Option(names = "--zookeeper-port", paramLabel = "PORT",
-      description = "ZooKeeper client port; 0 picks a free one. Default: ${DEFAULT-VALUE}, ZooKeeper's usual port.")
-  int zookeeperPort = 2181;
+    @Option(names = "--zookeeper-port", paramLabel = "PORT",
+            description = "ZooKeeper client port; 0 picks a free one. Default: ${DEFAULT-VALUE}, ZooKeeper's usual port.")
+    int zookeeperPort = 2181;
 
-  @Option(names = "--heap-mb", paramLabel = "MB", description = "Server heap in MiB. Default: ${DEFAULT-VALUE}")
-  int heapMegabytes = 512;
+    @Option(names = "--heap-mb", paramLabel = "MB", description = "Server heap in MiB. Default: ${DEFAULT-VALUE}")
+    int heapMegabytes = 512;
 
-  public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
-  }
-
-  static CommandLine commandLine() {
-    return new CommandLine(new EmbeddedHBaseMain()).setExecutionExceptionHandler(EmbeddedHBaseMain::printError);
-  }
-
-  /** Set by Ctrl-C, so that the end of the server is not reported as a failure. */
-  private volatile boolean stopRequested;
-
-  /** Blocks until Ctrl-C, or until the server exits on its own, which is a failure. */
-  @Override
-  public Integer call() throws InterruptedException {
-    EmbeddedHBase hbase = EmbeddedHBase.builder()
-        .dataDirectory(dataDirectory)
-        .zookeeperPort(zookeeperPort)
-        .heapMegabytes(heapMegabytes)
-        .build();
-    System.out.println("Starting HBase in " + hbase.dataDirectory() + " (log: " + hbase.logFile() + ") ...");
-    // Registered before the start: a Ctrl-C while HBase starts must stop it too.
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> stopOnCtrlC(hbase), "embedded-hbase-ctrl-c"));
-    hbase.start();
-    System.out.println("HBase is up: zookeeperQuorum=" + hbase.zookeeperQuorum() + " zookeeperPort="
-        + hbase.zookeeperPort() + " data=" + hbase.dataDirectory() + " pid=" + hbase.pid());
-    System.out.println("Press Ctrl-C to stop it.");
-    while (hbase.isRunning() || stopRequested) {
-      Thread.sleep(LIVENESS_CHECK_MILLIS);
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
     }
-    System.err.println("error: HBase exited on its own: see " + hbase.logFile());
-    return 1;
-  }
 
-  private void stopOnCtrlC(EmbeddedHBase hbase) {
-    stopRequested = true;
-    System.out.println("Stopping HBase ...");
-    hbase.stop();
-    System.out.println("HBase stopped; its data stays in " + hbase.dataDirectory());
-  }
-
-  private static int printError(Exception e, CommandLine commandLine, CommandLine.ParseResult parsed) throws Exception {
-    if (!(e instanceof EmbeddedHBaseException)) {
-      throw e;
+    static CommandLine commandLine() {
+        return new CommandLine(new EmbeddedHBaseMain()).setExecutionExceptionHandler(EmbeddedHBaseMain::printError);
     }
-    PrintWriter err = commandLine.getErr();
-    err.println("error: " + e.getMessage());
-    err.flush();
-    return 1;
-  }
+
+    /** Set by Ctrl-C, so that the end of the server is not reported as a failure. */
+    private volatile boolean stopRequested;
+
+    /** Blocks until Ctrl-C, or until the server exits on its own, which is a failure. */
+    @Override
+    public Integer call() throws InterruptedException {
+        EmbeddedHBase hbase = EmbeddedHBase.builder()
+                .dataDirectory(dataDirectory)
+                .zookeeperPort(zookeeperPort)
+                .heapMegabytes(heapMegabytes)
+                .build();
+        System.out.println("Starting HBase in " + hbase.dataDirectory() + " (log: " + hbase.logFile() + ") ...");
+        // Registered before the start: a Ctrl-C while HBase starts must stop it too.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopOnCtrlC(hbase), "embedded-hbase-ctrl-c"));
+        hbase.start();
+        System.out.println("HBase is up: zookeeperQuorum=" + hbase.zookeeperQuorum() + " zookeeperPort="
+                + hbase.zookeeperPort() + " data=" + hbase.dataDirectory() + " pid=" + hbase.pid());
+        System.out.println("Press Ctrl-C to stop it.");
+        while (hbase.isRunning() || stopRequested) {
+            Thread.sleep(LIVENESS_CHECK_MILLIS);
+        }
+        System.err.println("error: HBase exited on its own: see " + hbase.logFile());
+        return 1;
+    }
+
+    private void stopOnCtrlC(EmbeddedHBase hbase) {
+        stopRequested = true;
+        System.out.println("Stopping HBase ...");
+        hbase.stop();
+        System.out.println("HBase stopped; its data stays in " + hbase.dataDirectory());
+    }
+
+    private static int printError(Exception e, CommandLine commandLine, CommandLine.ParseResult parsed) throws Exception {
+        if (!(e instanceof EmbeddedHBaseException)) {
+            throw e;
+        }
+        PrintWriter err = commandLine.getErr();
+        err.println("error: " + e.getMessage());
+        err.flush();
+        return 1;
+    }
 }

@@ -30,93 +30,93 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class HBaseExtension implements ParameterResolver {
 
-  private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(HBaseExtension.class);
+    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(HBaseExtension.class);
 
-  @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
-    return type == EmbeddedHBase.class || type == TestNamespace.class || type == Configuration.class;
-  }
-
-  @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
-    if (type == TestNamespace.class) {
-      return namespaceOf(context.getRequiredTestClass(), context);
-    }
-    EmbeddedHBase server = sharedServer(context);
-    return type == Configuration.class ? server.clientConfiguration() : server;
-  }
-
-  private static EmbeddedHBase sharedServer(ExtensionContext context) {
-    return context.getRoot().getStore(STORE)
-        .getOrComputeIfAbsent(SharedServer.class, key -> SharedServer.start(), SharedServer.class)
-        .hbase;
-  }
-
-  /** Kept in the root store, so every test class of the JVM gets the same one. */
-  private static TestNamespace namespaceOf(Class<?> testClass, ExtensionContext context) {
-    EmbeddedHBase server = sharedServer(context);
-    return context.getRoot().getStore(STORE).getOrComputeIfAbsent("namespace:" + testClass.getName(),
-        key -> createNamespace(server, TestNamespace.newName(testClass)), TestNamespace.class);
-  }
-
-  private static TestNamespace createNamespace(EmbeddedHBase server, String name) {
-    try (Connection connection = ConnectionFactory.createConnection(server.clientConfiguration());
-        Admin admin = connection.getAdmin()) {
-      admin.createNamespace(NamespaceDescriptor.create(name).build());
-      return new TestNamespace(name);
-    } catch (IOException e) {
-      throw new EmbeddedHBaseException("Cannot create the test namespace " + name + " (" + e
-          + "): see the server log " + server.logFile(), e);
-    }
-  }
-
-  /** The shared server; JUnit closes it when the root context closes, at the end of the JVM's test run. */
-  private static final class SharedServer implements ExtensionContext.Store.CloseableResource {
-
-    private final EmbeddedHBase hbase;
-
-    private SharedServer(EmbeddedHBase hbase) {
-      this.hbase = hbase;
-    }
-
-    static SharedServer start() {
-      EmbeddedHBase hbase = EmbeddedHBase.builder().dataDirectory(newDataDirectory()).build();
-      return new SharedServer(hbase.start());
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        return type == EmbeddedHBase.class || type == TestNamespace.class || type == Configuration.class;
     }
 
     @Override
-    public void close() throws IOException {
-      hbase.stop();
-      deleteRecursively(hbase.dataDirectory());
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        if (type == TestNamespace.class) {
+            return namespaceOf(context.getRequiredTestClass(), context);
+        }
+        EmbeddedHBase server = sharedServer(context);
+        return type == Configuration.class ? server.clientConfiguration() : server;
     }
 
-    /** Maven runs tests in the module's directory: its target/ is cleaned with the build. */
-    private static Path newDataDirectory() {
-      try {
-        Path target = Path.of("target");
-        return Files.isDirectory(target)
-            ? Files.createTempDirectory(target.toAbsolutePath(), "embedded-hbase-")
-            : Files.createTempDirectory("embedded-hbase-");
-      } catch (IOException e) {
-        throw new EmbeddedHBaseException("Cannot create a data directory for the test HBase (" + e
-            + "): make target/ or the temporary directory writable", e);
-      }
+    private static EmbeddedHBase sharedServer(ExtensionContext context) {
+        return context.getRoot().getStore(STORE)
+                .getOrComputeIfAbsent(SharedServer.class, key -> SharedServer.start(), SharedServer.class)
+                .hbase;
     }
 
-    private static void deleteRecursively(Path root) throws IOException {
-      try (Stream<Path> paths = Files.walk(root)) {
-        paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-          try {
-            Files.delete(path);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        });
-      } catch (UncheckedIOException e) {
-        throw e.getCause();
-      }
+    /** Kept in the root store, so every test class of the JVM gets the same one. */
+    private static TestNamespace namespaceOf(Class<?> testClass, ExtensionContext context) {
+        EmbeddedHBase server = sharedServer(context);
+        return context.getRoot().getStore(STORE).getOrComputeIfAbsent("namespace:" + testClass.getName(),
+                key -> createNamespace(server, TestNamespace.newName(testClass)), TestNamespace.class);
     }
-  }
+
+    private static TestNamespace createNamespace(EmbeddedHBase server, String name) {
+        try (Connection connection = ConnectionFactory.createConnection(server.clientConfiguration());
+                Admin admin = connection.getAdmin()) {
+            admin.createNamespace(NamespaceDescriptor.create(name).build());
+            return new TestNamespace(name);
+        } catch (IOException e) {
+            throw new EmbeddedHBaseException("Cannot create the test namespace " + name + " (" + e
+                    + "): see the server log " + server.logFile(), e);
+        }
+    }
+
+    /** The shared server; JUnit closes it when the root context closes, at the end of the JVM's test run. */
+    private static final class SharedServer implements ExtensionContext.Store.CloseableResource {
+
+        private final EmbeddedHBase hbase;
+
+        private SharedServer(EmbeddedHBase hbase) {
+            this.hbase = hbase;
+        }
+
+        static SharedServer start() {
+            EmbeddedHBase hbase = EmbeddedHBase.builder().dataDirectory(newDataDirectory()).build();
+            return new SharedServer(hbase.start());
+        }
+
+        @Override
+        public void close() throws IOException {
+            hbase.stop();
+            deleteRecursively(hbase.dataDirectory());
+        }
+
+        /** Maven runs tests in the module's directory: its target/ is cleaned with the build. */
+        private static Path newDataDirectory() {
+            try {
+                Path target = Path.of("target");
+                return Files.isDirectory(target)
+                        ? Files.createTempDirectory(target.toAbsolutePath(), "embedded-hbase-")
+                        : Files.createTempDirectory("embedded-hbase-");
+            } catch (IOException e) {
+                throw new EmbeddedHBaseException("Cannot create a data directory for the test HBase (" + e
+                        + "): make target/ or the temporary directory writable", e);
+            }
+        }
+
+        private static void deleteRecursively(Path root) throws IOException {
+            try (Stream<Path> paths = Files.walk(root)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                    try {
+                        Files.delete(path);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+    }
 }

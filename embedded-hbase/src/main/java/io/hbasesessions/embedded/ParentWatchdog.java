@@ -22,63 +22,63 @@ import sun.misc.SignalHandler;
  */
 public final class ParentWatchdog {
 
-  static final String EXIT_AFTER_MAIN = "--exit-after-main";
+    static final String EXIT_AFTER_MAIN = "--exit-after-main";
 
-  /** A child's own shutdown hooks may take longer than this; a crash-like end is safe (HBase replays its WAL). */
-  private static final long HALT_AFTER_EXIT_MILLIS = 10_000;
+    /** A child's own shutdown hooks may take longer than this; a crash-like end is safe (HBase replays its WAL). */
+    private static final long HALT_AFTER_EXIT_MILLIS = 10_000;
 
-  private ParentWatchdog() {
-  }
-
-  public static void main(String[] args) throws Throwable {
-    Signal.handle(new Signal("INT"), SignalHandler.SIG_IGN);
-    startDaemon("parent-watchdog", ParentWatchdog::exitWhenParentIsGone);
-    boolean exitAfterMain = args[0].equals(EXIT_AFTER_MAIN);
-    int mainClassIndex = exitAfterMain ? 1 : 0;
-    runMain(args[mainClassIndex], Arrays.copyOfRange(args, mainClassIndex + 1, args.length));
-    if (exitAfterMain) {
-      System.exit(0);
+    private ParentWatchdog() {
     }
-  }
 
-  private static void exitWhenParentIsGone() {
-    awaitEndOfStdin();
-    System.err.println("ParentWatchdog: the parent process is gone, stopping this process");
-    startDaemon("parent-watchdog-halt", ParentWatchdog::haltLater);
-    System.exit(1);
-  }
-
-  private static void awaitEndOfStdin() {
-    try {
-      while (System.in.read() != -1) {
-        // The parent never writes; any byte is ignored.
-      }
-    } catch (IOException closed) {
-      // A broken pipe means the same as end-of-file: the parent is gone.
+    public static void main(String[] args) throws Throwable {
+        Signal.handle(new Signal("INT"), SignalHandler.SIG_IGN);
+        startDaemon("parent-watchdog", ParentWatchdog::exitWhenParentIsGone);
+        boolean exitAfterMain = args[0].equals(EXIT_AFTER_MAIN);
+        int mainClassIndex = exitAfterMain ? 1 : 0;
+        runMain(args[mainClassIndex], Arrays.copyOfRange(args, mainClassIndex + 1, args.length));
+        if (exitAfterMain) {
+            System.exit(0);
+        }
     }
-  }
 
-  private static void haltLater() {
-    try {
-      Thread.sleep(HALT_AFTER_EXIT_MILLIS);
-    } catch (InterruptedException ignored) {
-      // Halt at once.
+    private static void exitWhenParentIsGone() {
+        awaitEndOfStdin();
+        System.err.println("ParentWatchdog: the parent process is gone, stopping this process");
+        startDaemon("parent-watchdog-halt", ParentWatchdog::haltLater);
+        System.exit(1);
     }
-    Runtime.getRuntime().halt(1);
-  }
 
-  private static void runMain(String mainClass, String[] args) throws Throwable {
-    Method main = Class.forName(mainClass).getMethod("main", String[].class);
-    try {
-      main.invoke(null, (Object) args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
+    private static void awaitEndOfStdin() {
+        try {
+            while (System.in.read() != -1) {
+                // The parent never writes; any byte is ignored.
+            }
+        } catch (IOException closed) {
+            // A broken pipe means the same as end-of-file: the parent is gone.
+        }
     }
-  }
 
-  private static void startDaemon(String name, Runnable task) {
-    Thread thread = new Thread(task, name);
-    thread.setDaemon(true);
-    thread.start();
-  }
+    private static void haltLater() {
+        try {
+            Thread.sleep(HALT_AFTER_EXIT_MILLIS);
+        } catch (InterruptedException ignored) {
+            // Halt at once.
+        }
+        Runtime.getRuntime().halt(1);
+    }
+
+    private static void runMain(String mainClass, String[] args) throws Throwable {
+        Method main = Class.forName(mainClass).getMethod("main", String[].class);
+        try {
+            main.invoke(null, (Object) args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static void startDaemon(String name, Runnable task) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
 }

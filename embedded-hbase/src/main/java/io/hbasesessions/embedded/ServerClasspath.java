@@ -18,51 +18,51 @@ import java.util.List;
  */
 final class ServerClasspath {
 
-  /** Written by the hbase-server-classpath module: the runtime classpath of hbase-server. */
-  static final String SERVER_JARS = "hbase-server.classpath";
+    /** Written by the hbase-server-classpath module: the runtime classpath of hbase-server. */
+    static final String SERVER_JARS = "hbase-server.classpath";
 
-  private ServerClasspath() {
-  }
-
-  /** Watchdog first, then the configuration directory (log4j.properties), then the server's jars. */
-  static String build(Path configurationDirectory) {
-    List<String> jars = listedJars(SERVER_JARS);
-    requireAllExist(jars);
-    List<String> entries = new ArrayList<>();
-    entries.add(watchdogLocation().toString());
-    entries.add(configurationDirectory.toString());
-    entries.addAll(jars);
-    return String.join(File.pathSeparator, entries);
-  }
-
-  private static List<String> listedJars(String resource) {
-    try (InputStream in = ServerClasspath.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new EmbeddedHBaseException("The resource io/hbasesessions/embedded/" + resource
-            + " is missing from the classpath: build the project with Maven (mvn -B install) so that "
-            + "embedded-hbase and hbase-server-classpath are on it");
-      }
-      String listed = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
-      return Arrays.stream(listed.split(File.pathSeparator)).filter(s -> !s.isBlank()).toList();
-    } catch (IOException e) {
-      throw new EmbeddedHBaseException("Cannot read the resource " + resource + ": rebuild the project", e);
+    private ServerClasspath() {
     }
-  }
 
-  private static void requireAllExist(List<String> jars) {
-    jars.stream().filter(jar -> !Files.isReadable(Path.of(jar))).findFirst().ifPresent(missing -> {
-      throw new EmbeddedHBaseException("The HBase server jar " + missing + " is missing (was the local "
-          + "Maven repository cleaned?): run mvn -B install again to download it");
-    });
-  }
-
-  /** The jar or classes directory this module's classes come from, holding {@link ParentWatchdog}. */
-  private static Path watchdogLocation() {
-    try {
-      return Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    } catch (URISyntaxException e) {
-      throw new EmbeddedHBaseException("Cannot locate the embedded-hbase classes on the classpath: "
-          + "put embedded-hbase on the classpath as a jar or a directory", e);
+    /** Watchdog first, then the configuration directory (log4j.properties), then the server's jars. */
+    static String build(Path configurationDirectory) {
+        List<String> jars = listedJars(SERVER_JARS);
+        requireAllExist(jars);
+        List<String> entries = new ArrayList<>();
+        entries.add(watchdogLocation().toString());
+        entries.add(configurationDirectory.toString());
+        entries.addAll(jars);
+        return String.join(File.pathSeparator, entries);
     }
-  }
+
+    private static List<String> listedJars(String resource) {
+        try (InputStream in = ServerClasspath.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new EmbeddedHBaseException("The resource io/hbasesessions/embedded/" + resource
+                        + " is missing from the classpath: build the project with Maven (mvn -B install) so that "
+                        + "embedded-hbase and hbase-server-classpath are on it");
+            }
+            String listed = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+            return Arrays.stream(listed.split(File.pathSeparator)).filter(s -> !s.isBlank()).toList();
+        } catch (IOException e) {
+            throw new EmbeddedHBaseException("Cannot read the resource " + resource + ": rebuild the project", e);
+        }
+    }
+
+    private static void requireAllExist(List<String> jars) {
+        jars.stream().filter(jar -> !Files.isReadable(Path.of(jar))).findFirst().ifPresent(missing -> {
+            throw new EmbeddedHBaseException("The HBase server jar " + missing + " is missing (was the local "
+                    + "Maven repository cleaned?): run mvn -B install again to download it");
+        });
+    }
+
+    /** The jar or classes directory this module's classes come from, holding {@link ParentWatchdog}. */
+    private static Path watchdogLocation() {
+        try {
+            return Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new EmbeddedHBaseException("Cannot locate the embedded-hbase classes on the classpath: "
+                    + "put embedded-hbase on the classpath as a jar or a directory", e);
+        }
+    }
 }

@@ -31,89 +31,89 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EmbeddedHBaseLifecycleTest {
 
-  private static final TableName TABLE = TableName.valueOf("smoke");
-  private static final byte[] FAMILY = Bytes.toBytes("f");
-  private static final byte[] QUALIFIER = Bytes.toBytes("q");
-  private static final byte[] ROW = Bytes.toBytes("row-1");
-  private static final byte[] VALUE = Bytes.toBytes("value-1");
-  private static final int FAMILY_TTL_SECONDS = 3600;
+    private static final TableName TABLE = TableName.valueOf("smoke");
+    private static final byte[] FAMILY = Bytes.toBytes("f");
+    private static final byte[] QUALIFIER = Bytes.toBytes("q");
+    private static final byte[] ROW = Bytes.toBytes("row-1");
+    private static final byte[] VALUE = Bytes.toBytes("value-1");
+    private static final int FAMILY_TTL_SECONDS = 3600;
 
-  @TempDir
-  static Path dataDirectory;
+    @TempDir
+    static Path dataDirectory;
 
-  private static EmbeddedHBase hbase;
+    private static EmbeddedHBase hbase;
 
-  @BeforeAll
-  static void buildServer() {
-    hbase = EmbeddedHBase.builder().dataDirectory(dataDirectory).build();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    hbase.stop();
-  }
-
-  @Test
-  @Order(1)
-  void startsServesATableWithTtlAndStopsWithoutLeavingAProcess() throws IOException {
-    Instant startCalled = Instant.now();
-    hbase.start();
-    Duration startTime = Duration.between(startCalled, Instant.now());
-    long pid = hbase.pid();
-    System.out.printf("embedded HBase ready in %d ms, server RSS %d MiB (pid %d)%n",
-        startTime.toMillis(), ServerProcesses.residentKibibytes(pid) / 1024, pid);
-    assertTrue(hbase.isRunning());
-
-    try (Connection connection = ConnectionFactory.createConnection(hbase.clientConfiguration())) {
-      createTableWithFamilyTtl(connection);
-      try (Table table = connection.getTable(TABLE)) {
-        table.put(new Put(ROW).addColumn(FAMILY, QUALIFIER, VALUE));
-        assertArrayEquals(VALUE, table.get(new Get(ROW)).getValue(FAMILY, QUALIFIER));
-        assertCellOlderThanTtlIsNotReturned(table);
-      }
+    @BeforeAll
+    static void buildServer() {
+        hbase = EmbeddedHBase.builder().dataDirectory(dataDirectory).build();
     }
 
-    Instant stopCalled = Instant.now();
-    hbase.stop();
-    System.out.printf("embedded HBase stopped in %d ms%n", Duration.between(stopCalled, Instant.now()).toMillis());
-    assertFalse(hbase.isRunning());
-    ServerProcesses.assertNoServerLeft(pid, dataDirectory);
-    hbase.stop(); // idempotent
-  }
-
-  @Test
-  @Order(2)
-  void restartOnTheSameDirectoryAndPortKeepsTheRows() throws IOException {
-    int zookeeperPort = hbase.zookeeperPort();
-    Instant startCalled = Instant.now();
-    hbase.start();
-    System.out.printf("embedded HBase restarted in %d ms%n", Duration.between(startCalled, Instant.now()).toMillis());
-    assertEquals(zookeeperPort, hbase.zookeeperPort());
-    try (Connection connection = ConnectionFactory.createConnection(hbase.clientConfiguration());
-        Table table = connection.getTable(TABLE)) {
-      assertArrayEquals(VALUE, table.get(new Get(ROW)).getValue(FAMILY, QUALIFIER));
+    @AfterAll
+    static void stopServer() {
+        hbase.stop();
     }
-    long pid = hbase.pid();
-    Instant stopCalled = Instant.now();
-    hbase.stop();
-    System.out.printf("embedded HBase stopped in %d ms%n", Duration.between(stopCalled, Instant.now()).toMillis());
-    ServerProcesses.assertNoServerLeft(pid, dataDirectory);
-  }
 
-  private static void createTableWithFamilyTtl(Connection connection) throws IOException {
-    try (Admin admin = connection.getAdmin()) {
-      admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setTimeToLive(FAMILY_TTL_SECONDS).build())
-          .build());
-      assertEquals(FAMILY_TTL_SECONDS, admin.getDescriptor(TABLE).getColumnFamily(FAMILY).getTimeToLive());
+    @Test
+    @Order(1)
+    void startsServesATableWithTtlAndStopsWithoutLeavingAProcess() throws IOException {
+        Instant startCalled = Instant.now();
+        hbase.start();
+        Duration startTime = Duration.between(startCalled, Instant.now());
+        long pid = hbase.pid();
+        System.out.printf("embedded HBase ready in %d ms, server RSS %d MiB (pid %d)%n",
+                startTime.toMillis(), ServerProcesses.residentKibibytes(pid) / 1024, pid);
+        assertTrue(hbase.isRunning());
+
+        try (Connection connection = ConnectionFactory.createConnection(hbase.clientConfiguration())) {
+            createTableWithFamilyTtl(connection);
+            try (Table table = connection.getTable(TABLE)) {
+                table.put(new Put(ROW).addColumn(FAMILY, QUALIFIER, VALUE));
+                assertArrayEquals(VALUE, table.get(new Get(ROW)).getValue(FAMILY, QUALIFIER));
+                assertCellOlderThanTtlIsNotReturned(table);
+            }
+        }
+
+        Instant stopCalled = Instant.now();
+        hbase.stop();
+        System.out.printf("embedded HBase stopped in %d ms%n", Duration.between(stopCalled, Instant.now()).toMillis());
+        assertFalse(hbase.isRunning());
+        ServerProcesses.assertNoServerLeft(pid, dataDirectory);
+        hbase.stop(); // idempotent
     }
-  }
 
-  /** A cell stamped two TTLs ago has expired when written: the family TTL is in force on the server. */
-  private static void assertCellOlderThanTtlIsNotReturned(Table table) throws IOException {
-    byte[] expiredRow = Bytes.toBytes("expired");
-    long twoTtlsAgoMillis = System.currentTimeMillis() - 2_000L * FAMILY_TTL_SECONDS;
-    table.put(new Put(expiredRow).addColumn(FAMILY, QUALIFIER, twoTtlsAgoMillis, VALUE));
-    assertTrue(table.get(new Get(expiredRow)).isEmpty(), "a cell older than the family TTL was returned");
-  }
+    @Test
+    @Order(2)
+    void restartOnTheSameDirectoryAndPortKeepsTheRows() throws IOException {
+        int zookeeperPort = hbase.zookeeperPort();
+        Instant startCalled = Instant.now();
+        hbase.start();
+        System.out.printf("embedded HBase restarted in %d ms%n", Duration.between(startCalled, Instant.now()).toMillis());
+        assertEquals(zookeeperPort, hbase.zookeeperPort());
+        try (Connection connection = ConnectionFactory.createConnection(hbase.clientConfiguration());
+                Table table = connection.getTable(TABLE)) {
+            assertArrayEquals(VALUE, table.get(new Get(ROW)).getValue(FAMILY, QUALIFIER));
+        }
+        long pid = hbase.pid();
+        Instant stopCalled = Instant.now();
+        hbase.stop();
+        System.out.printf("embedded HBase stopped in %d ms%n", Duration.between(stopCalled, Instant.now()).toMillis());
+        ServerProcesses.assertNoServerLeft(pid, dataDirectory);
+    }
+
+    private static void createTableWithFamilyTtl(Connection connection) throws IOException {
+        try (Admin admin = connection.getAdmin()) {
+            admin.createTable(TableDescriptorBuilder.newBuilder(TABLE)
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setTimeToLive(FAMILY_TTL_SECONDS).build())
+                    .build());
+            assertEquals(FAMILY_TTL_SECONDS, admin.getDescriptor(TABLE).getColumnFamily(FAMILY).getTimeToLive());
+        }
+    }
+
+    /** A cell stamped two TTLs ago has expired when written: the family TTL is in force on the server. */
+    private static void assertCellOlderThanTtlIsNotReturned(Table table) throws IOException {
+        byte[] expiredRow = Bytes.toBytes("expired");
+        long twoTtlsAgoMillis = System.currentTimeMillis() - 2_000L * FAMILY_TTL_SECONDS;
+        table.put(new Put(expiredRow).addColumn(FAMILY, QUALIFIER, twoTtlsAgoMillis, VALUE));
+        assertTrue(table.get(new Get(expiredRow)).isEmpty(), "a cell older than the family TTL was returned");
+    }
 }

@@ -8,15 +8,15 @@ import java.nio.file.Path;
  */
 public final class ServerInSeparateJvm {
 
-  static final String PID_PREFIX = "server-pid=";
+    static final String PID_PREFIX = "server-pid=";
 
-  private ServerInSeparateJvm() {
-  }
+    private ServerInSeparateJvm() {
+    }
 
-  public static void main(String[] args) throws InterruptedException {
-    EmbeddedHBase hbase = EmbeddedHBase.builder().dataDirectory(Path.of(args[0])).build().start();
-    System.out.println(PID_PREFIX + hbase.pid());
-    System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
-  }
+    public static void main(String[] args) throws InterruptedException {
+        EmbeddedHBase hbase = EmbeddedHBase.builder().dataDirectory(Path.of(args[0])).build().start();
+        System.out.println(PID_PREFIX + hbase.pid());
+        System.out.flush();
+        Thread.sleep(Long.MAX_VALUE);
+    }
 }
