@@ -14,30 +14,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The real jetty-home with this build's module zip, installed into a new jetty-base exactly as
- * README.md tells a user; Jetty runs as {@code java -jar $JETTY_HOME/start.jar} and deploys the shop
- * WAR from {@code webapps/}. The shop's session is in HBase while Jetty is down, and back after the
- * restart. (jetty-session-datastore's own JettyDistributionIT runs its test WAR on ee10 and ee11.)
+ * README.md tells a user, once with Jetty's ee10 environment and once with ee11; Jetty runs as
+ * {@code java -jar $JETTY_HOME/start.jar} and deploys the shop WAR from {@code webapps/}. The module
+ * sets the session cache for non-sticky use; the shop's session, changed in place by a second request,
+ * is in HBase while Jetty is down, and back after the restart.
  */
 @ExtendWith(HBaseExtension.class)
 class JettyDistributionIT {
 
     /** The default key scope on Jetty: the context path. */
     private static final String KEY_SCOPE = "/shop";
-    private static final String MODULES = "http,ee10-deploy,ee10-annotations,session-cache-hash,session-store-hbase";
 
     @SuppressWarnings("try") // the second server only has to run while the browser reads
-    @Test
-    void theShopsSessionLivesInHBaseAndSurvivesARestart(EmbeddedHBase hbase) throws Exception {
+    @ParameterizedTest(name = "Jetty {0}")
+    @ValueSource(strings = {"ee10", "ee11"})
+    void theShopsSessionLivesInHBaseAndSurvivesARestart(String environment, EmbeddedHBase hbase) throws Exception {
         String version = System.getProperty("jetty.home.version");
         Path jettyHome = Path.of(System.getProperty("distributions"), "jetty-home-" + version);
-        Path jettyBase = Path.of("target", "it", "jetty-base").toAbsolutePath();
+        Path jettyBase = Path.of("target", "it", "jetty-base-" + environment).toAbsolutePath();
         FileTrees.deleteRecursively(jettyBase);
-        installAsReadmeSays(jettyHome, jettyBase, hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
+        installAsReadmeSays(jettyHome, jettyBase, environment, hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
         int port = ServerProcess.freePort();
         URI shop = URI.create("http://127.0.0.1:" + port + "/shop/");
 
@@ -45,6 +47,7 @@ class JettyDistributionIT {
         Map<String, String> beforeRestart;
         try (ServerProcess jetty = start(jettyHome, jettyBase, port, "first-run.log", shop)) {
             browser.act(shop, Map.of("action", "add", "sku", "book", "quantity", "3"));
+            browser.act(shop, Map.of("action", "add", "sku", "mug")); // changes the cart in place
             beforeRestart = browser.facts(shop);
             assertEquals("jetty/" + version, beforeRestart.get("server"));
             assertEquals("3", beforeRestart.get("item.book"));
@@ -54,28 +57,41 @@ class JettyDistributionIT {
 
         try (StoredSessions stored = new StoredSessions(hbase, KEY_SCOPE)) {
             assertTrue(stored.exists(browser.sessionId()), "the session is not in HBase while Jetty is down");
+            assertTrue(stored.version(browser.sessionId()) >= 2, "the change in place is not in HBase");
         }
 
         try (ServerProcess jetty = start(jettyHome, jettyBase, port, "second-run.log", shop)) {
             Map<String, String> afterRestart = browser.facts(shop);
             assertEquals(beforeRestart.get("session"), afterRestart.get("session"), "another session after the restart");
             assertEquals("3", afterRestart.get("item.book"), "the cart did not survive the restart: " + afterRestart);
+            assertEquals("1", afterRestart.get("item.mug"), "the change in place did not survive the restart: " + afterRestart);
         }
     }
 
     /** README.md's steps, in its order. */
-    private static void installAsReadmeSays(Path jettyHome, Path jettyBase, String zookeeperQuorum)
+    private static void installAsReadmeSays(Path jettyHome, Path jettyBase, String environment, String zookeeperQuorum)
             throws IOException, InterruptedException {
         Files.createDirectories(jettyBase);
         FileTrees.unzip(Path.of(System.getProperty("jetty.module.zip")), jettyBase);
-        Path addModulesLog = jettyBase.resolve("add-modules.log");
-        Process addModules = startJar(jettyHome, jettyBase, List.of("--add-modules=" + MODULES))
-                .redirectErrorStream(true).redirectOutput(addModulesLog.toFile()).start();
-        assertTrue(addModules.waitFor(60, TimeUnit.SECONDS), "start.jar --add-modules did not finish");
-        assertEquals(0, addModules.exitValue(), "start.jar --add-modules failed:\n" + Files.readString(addModulesLog));
+        String modules = "http," + environment + "-deploy," + environment + "-annotations,session-cache-hash,session-store-hbase";
+        runStartJar(jettyHome, jettyBase, "add-modules.log", "--add-modules=" + modules);
+        String configuration = runStartJar(jettyHome, jettyBase, "list-config.log", "--list-config");
+        assertTrue(configuration.contains("jetty.session.evictionPolicy = 0"),
+                "the module did not make the session cache evict on request exit");
         Files.writeString(jettyBase.resolve("start.d/session-store-hbase.ini"),
                 "jetty.session.hbase.zookeeperQuorum=" + zookeeperQuorum + "\n", StandardOpenOption.APPEND);
         Files.copy(Path.of(System.getProperty("shop.war")), jettyBase.resolve("webapps/shop.war"));
+    }
+
+    /** Runs {@code start.jar} with {@code argument} to its end and returns its output. */
+    private static String runStartJar(Path jettyHome, Path jettyBase, String logName, String argument)
+            throws IOException, InterruptedException {
+        Path log = jettyBase.resolve(logName);
+        Process process = startJar(jettyHome, jettyBase, List.of(argument)).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "start.jar " + argument + " did not finish");
+        assertEquals(0, process.exitValue(), "start.jar " + argument + " failed:\n" + Files.readString(log));
+        return Files.readString(log);
     }
 
     /** Not a README step: a free port instead of 8080, on the command line. */

@@ -27,6 +27,11 @@ final class StoredSessions implements AutoCloseable {
         return store.exists(sessionId);
     }
 
+    /** The stored session's version: how many times it was written. */
+    long version(String sessionId) {
+        return store.load(sessionId).orElseThrow().version();
+    }
+
     /** Whether the principal index lists this session under {@code principal} ("log out everywhere" finds it). */
     boolean isIndexedUnder(String principal, String sessionId) {
         String rowKey = rowKeyHex(sessionId);

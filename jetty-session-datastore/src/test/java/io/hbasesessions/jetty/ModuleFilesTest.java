@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The module, its XML and the factory offer every setting of the shared vocabulary, by its name. */
 class ModuleFilesTest {
 
-    private static final Path JETTY_BASE = Path.of("src/main/jetty-base");
+    private static final Path JETTY_BASE = Path.of("../packaging/hbase-sessions-jetty-module/src/main/jetty-base");
 
     @Test
     void everySettingIsInTheIniTemplateTheXmlAndTheFactory() throws IOException {
