@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hbasesessions.testing.Browser;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -77,13 +78,13 @@ class DemoCommandIT {
     @Order(2)
     void aCartItemAddedOnOneNodeIsSeenOnTheOther() throws Exception {
         Browser browser = new Browser();
-        browser.act(shop(tomcatPort), Map.of("action", "add", "sku", "mug"));
-        Map<String, String> onJetty = browser.facts(shop(jettyPort));
+        browser.post(shop(tomcatPort), Map.of("action", "add", "sku", "mug")).expect(302);
+        Map<String, String> onJetty = browser.get(shop(jettyPort).resolve("cart.txt")).expect(200).values();
         assertEquals("jetty-node", onJetty.get("node"));
         assertEquals("1", onJetty.get("item.mug"), "Jetty does not see the item added on Tomcat: " + onJetty);
 
-        browser.act(shop(jettyPort), Map.of("action", "add", "sku", "tee", "quantity", "2"));
-        Map<String, String> onTomcat = browser.facts(shop(tomcatPort));
+        browser.post(shop(jettyPort), Map.of("action", "add", "sku", "tee", "quantity", "2")).expect(302);
+        Map<String, String> onTomcat = browser.get(shop(tomcatPort).resolve("cart.txt")).expect(200).values();
         assertEquals("tomcat-node", onTomcat.get("node"));
         assertEquals("1", onTomcat.get("item.mug"), onTomcat.toString());
         assertEquals("2", onTomcat.get("item.tee"), "Tomcat does not see the item added on Jetty: " + onTomcat);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
+import io.hbasesessions.testing.Browser;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -46,9 +47,9 @@ class JettyDistributionIT {
         Browser browser = new Browser();
         Map<String, String> beforeRestart;
         try (ServerProcess jetty = start(jettyHome, jettyBase, port, "first-run.log", shop)) {
-            browser.act(shop, Map.of("action", "add", "sku", "book", "quantity", "3"));
-            browser.act(shop, Map.of("action", "add", "sku", "mug")); // changes the cart in place
-            beforeRestart = browser.facts(shop);
+            browser.post(shop, Map.of("action", "add", "sku", "book", "quantity", "3")).expect(302);
+            browser.post(shop, Map.of("action", "add", "sku", "mug")).expect(302); // changes the cart in place
+            beforeRestart = browser.get(shop.resolve("cart.txt")).expect(200).values();
             assertEquals("jetty/" + version, beforeRestart.get("server"));
             assertEquals("3", beforeRestart.get("item.book"));
             assertTrue(Files.readString(jetty.log()).contains("Sessions are stored in HBase"),
@@ -61,7 +62,7 @@ class JettyDistributionIT {
         }
 
         try (ServerProcess jetty = start(jettyHome, jettyBase, port, "second-run.log", shop)) {
-            Map<String, String> afterRestart = browser.facts(shop);
+            Map<String, String> afterRestart = browser.get(shop.resolve("cart.txt")).expect(200).values();
             assertEquals(beforeRestart.get("session"), afterRestart.get("session"), "another session after the restart");
             assertEquals("3", afterRestart.get("item.book"), "the cart did not survive the restart: " + afterRestart);
             assertEquals("1", afterRestart.get("item.mug"), "the change in place did not survive the restart: " + afterRestart);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
+import io.hbasesessions.testing.Browser;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -44,10 +45,10 @@ class TomcatDistributionIT {
         String anonymousSessionId;
         Map<String, String> beforeRestart;
         try (ServerProcess tomcat = start(catalinaBase, "first-run.log", shop)) {
-            browser.act(shop, Map.of("action", "add", "sku", "mug", "quantity", "2"));
+            browser.post(shop, Map.of("action", "add", "sku", "mug", "quantity", "2")).expect(302);
             anonymousSessionId = browser.sessionId();
-            browser.act(shop, Map.of("action", "login", "user", "alice", "password", "demo"));
-            beforeRestart = browser.facts(shop);
+            browser.post(shop, Map.of("action", "login", "user", "alice", "password", "demo")).expect(302);
+            beforeRestart = browser.get(shop.resolve("cart.txt")).expect(200).values();
             assertEquals("Apache Tomcat/" + version, beforeRestart.get("server"));
             assertEquals("alice", beforeRestart.get("user"));
             assertEquals("2", beforeRestart.get("item.mug"));
@@ -63,7 +64,7 @@ class TomcatDistributionIT {
         }
 
         try (ServerProcess tomcat = start(catalinaBase, "second-run.log", shop)) {
-            Map<String, String> afterRestart = browser.facts(shop);
+            Map<String, String> afterRestart = browser.get(shop.resolve("cart.txt")).expect(200).values();
             assertEquals(beforeRestart.get("session"), afterRestart.get("session"), "another session after the restart");
             assertEquals("2", afterRestart.get("item.mug"), "the cart did not survive the restart: " + afterRestart);
             assertEquals("alice", afterRestart.get("user"), "the login did not survive the restart: " + afterRestart);

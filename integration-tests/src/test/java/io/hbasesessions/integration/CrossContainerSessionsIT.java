@@ -14,6 +14,7 @@ import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.StoreSettings;
+import io.hbasesessions.testing.Browser;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -112,15 +113,15 @@ class CrossContainerSessionsIT {
     @Test
     void aSessionCreatedOnTomcatIsChangedOnJettyAndReadBackOnTomcat() {
         Browser browser = new Browser();
-        Map<String, String> created = browser.get(tomcat, "op=put&name=note&value=from-tomcat");
-        browser.get(tomcat, "op=append&name=notes&value=t1");
-        browser.get(tomcat, "op=append&name=notes&value=t2"); // in place: no setAttribute
-        browser.get(tomcat, "op=incr&name=count");
-        browser.get(tomcat, "op=put&name=doomed&value=x");
+        Map<String, String> created = get(browser, tomcat, "op=put&name=note&value=from-tomcat");
+        get(browser, tomcat, "op=append&name=notes&value=t1");
+        get(browser, tomcat, "op=append&name=notes&value=t2"); // in place: no setAttribute
+        get(browser, tomcat, "op=incr&name=count");
+        get(browser, tomcat, "op=put&name=doomed&value=x");
         String id = Browser.withoutRoute(created.get("id"));
         assertTrue(stored.exists(id), "Tomcat did not store the session in the test's table under the key scope");
 
-        Map<String, String> onJetty = browser.get(jetty, "op=get");
+        Map<String, String> onJetty = get(browser, jetty, "op=get");
         assertEquals(id, Browser.withoutRoute(onJetty.get("id")), "Jetty serves another session: " + onJetty);
         assertEquals("false", onJetty.get("new"), onJetty.toString());
         assertEquals("Note(from-tomcat)", onJetty.get("attr.note"), onJetty.toString());
@@ -130,13 +131,13 @@ class CrossContainerSessionsIT {
         assertEquals(created.get("creation"), onJetty.get("creation"), "creation time");
         assertEquals(created.get("maxInactive"), onJetty.get("maxInactive"), "max inactive interval");
 
-        browser.get(jetty, "op=append&name=notes&value=j1"); // in place, on Jetty
-        browser.get(jetty, "op=put&name=note&value=from-jetty");
-        browser.get(jetty, "op=put&name=added&value=on-jetty");
-        browser.get(jetty, "op=incr&name=count");
-        browser.get(jetty, "op=remove&name=doomed");
+        get(browser, jetty, "op=append&name=notes&value=j1"); // in place, on Jetty
+        get(browser, jetty, "op=put&name=note&value=from-jetty");
+        get(browser, jetty, "op=put&name=added&value=on-jetty");
+        get(browser, jetty, "op=incr&name=count");
+        get(browser, jetty, "op=remove&name=doomed");
 
-        Map<String, String> onTomcat = browser.get(tomcat, "op=get");
+        Map<String, String> onTomcat = get(browser, tomcat, "op=get");
         assertEquals(id, Browser.withoutRoute(onTomcat.get("id")), "Tomcat serves another session: " + onTomcat);
         assertEquals(Map.of("attr.note", "Note(from-jetty)", "attr.notes", "[Note(t1), Note(t2), Note(j1)]",
                 "attr.added", "Note(on-jetty)", "attr.count", "2"), attributes(onTomcat));
@@ -146,16 +147,16 @@ class CrossContainerSessionsIT {
     @Test
     void aSessionCreatedOnJettyIsChangedOnTomcatAndReadBackOnJetty() {
         Browser browser = new Browser();
-        Map<String, String> created = browser.get(jetty, "op=put&name=note&value=from-jetty");
+        Map<String, String> created = get(browser, jetty, "op=put&name=note&value=from-jetty");
         assertTrue(browser.cookie().endsWith(".node0"), "Jetty's cookie: " + browser.cookie());
-        browser.get(jetty, "op=append&name=notes&value=j1");
-        browser.get(jetty, "op=append&name=notes&value=j2"); // in place: no setAttribute
-        browser.get(jetty, "op=incr&name=count");
-        browser.get(jetty, "op=put&name=doomed&value=x");
+        get(browser, jetty, "op=append&name=notes&value=j1");
+        get(browser, jetty, "op=append&name=notes&value=j2"); // in place: no setAttribute
+        get(browser, jetty, "op=incr&name=count");
+        get(browser, jetty, "op=put&name=doomed&value=x");
         String id = Browser.withoutRoute(created.get("id"));
         assertTrue(stored.exists(id), "Jetty did not store the session in the test's table under the key scope");
 
-        Map<String, String> onTomcat = browser.get(tomcat, "op=get"); // the cookie still ends with .node0
+        Map<String, String> onTomcat = get(browser, tomcat, "op=get"); // the cookie still ends with .node0
         assertEquals(id, Browser.withoutRoute(onTomcat.get("id")), "Tomcat serves another session: " + onTomcat);
         assertEquals("false", onTomcat.get("new"), onTomcat.toString());
         assertEquals(Map.of("attr.note", "Note(from-jetty)", "attr.notes", "[Note(j1), Note(j2)]",
@@ -163,13 +164,13 @@ class CrossContainerSessionsIT {
         assertEquals(created.get("creation"), onTomcat.get("creation"), "creation time");
         assertEquals(created.get("maxInactive"), onTomcat.get("maxInactive"), "max inactive interval");
 
-        browser.get(tomcat, "op=append&name=notes&value=t1"); // in place, on Tomcat
-        browser.get(tomcat, "op=put&name=note&value=from-tomcat");
-        browser.get(tomcat, "op=put&name=added&value=on-tomcat");
-        browser.get(tomcat, "op=incr&name=count");
-        browser.get(tomcat, "op=remove&name=doomed");
+        get(browser, tomcat, "op=append&name=notes&value=t1"); // in place, on Tomcat
+        get(browser, tomcat, "op=put&name=note&value=from-tomcat");
+        get(browser, tomcat, "op=put&name=added&value=on-tomcat");
+        get(browser, tomcat, "op=incr&name=count");
+        get(browser, tomcat, "op=remove&name=doomed");
 
-        Map<String, String> onJetty = browser.get(jetty, "op=get");
+        Map<String, String> onJetty = get(browser, jetty, "op=get");
         assertEquals(id, Browser.withoutRoute(onJetty.get("id")), "Jetty serves another session: " + onJetty);
         assertEquals(Map.of("attr.note", "Note(from-tomcat)", "attr.notes", "[Note(j1), Note(j2), Note(t1)]",
                 "attr.added", "Note(on-tomcat)", "attr.count", "2"), attributes(onJetty));
@@ -204,7 +205,7 @@ class CrossContainerSessionsIT {
     @Test
     void concurrentAdditionsOnTomcatAndJettyAreAllKept() throws Exception {
         Browser browser = new Browser();
-        String id = Browser.withoutRoute(browser.get(tomcat, "op=create").get("id"));
+        String id = Browser.withoutRoute(get(browser, tomcat, "op=create").get("id"));
         CyclicBarrier start = new CyclicBarrier(2);
         ExecutorService tabs = Executors.newFixedThreadPool(2);
         try {
@@ -221,7 +222,7 @@ class CrossContainerSessionsIT {
             IntStream.range(0, CONCURRENT_ADDS).forEach(i -> expected.put("attr." + prefix + i, "Note(" + i + ")"));
         }
         for (Node node : List.of(tomcat, jetty)) {
-            Map<String, String> seen = browser.get(node, "op=get");
+            Map<String, String> seen = get(browser, node, "op=get");
             assertEquals(id, Browser.withoutRoute(seen.get("id")), "another session on " + node + ": " + seen);
             Map<String, String> attributes = attributes(seen);
             List<String> lost = expected.keySet().stream().filter(name -> !attributes.containsKey(name)).toList();
@@ -233,7 +234,7 @@ class CrossContainerSessionsIT {
     private static Void addAttributes(Browser browser, Node node, String prefix, CyclicBarrier start) throws Exception {
         start.await(30, TimeUnit.SECONDS);
         for (int i = 0; i < CONCURRENT_ADDS; i++) {
-            Map<String, String> answer = browser.get(node, "op=put&name=" + prefix + i + "&value=" + i);
+            Map<String, String> answer = get(browser, node, "op=put&name=" + prefix + i + "&value=" + i);
             assertEquals("Note(" + i + ")", answer.get("attr." + prefix + i), node + " did not keep its own write: " + answer);
         }
         return null;
@@ -256,29 +257,29 @@ class CrossContainerSessionsIT {
 
     private void assertLoginStaysRevocableAcross(Node loginNode, Node other, String user) {
         Browser browser = new Browser();
-        browser.get(loginNode, "op=put&name=cart&value=book");
-        browser.get(loginNode, "op=login&user=" + user + "&password=demo");
-        assertEquals(user, browser.get(loginNode, "op=whoami").get("user"));
-        browser.get(other, "op=put&name=seen&value=" + other);
+        get(browser, loginNode, "op=put&name=cart&value=book");
+        get(browser, loginNode, "op=login&user=" + user + "&password=demo");
+        assertEquals(user, get(browser, loginNode, "op=whoami").get("user"));
+        get(browser, other, "op=put&name=seen&value=" + other);
 
-        assertEquals("1", new Browser().get(other, "op=revoke-all&user=" + user).get("revoked"),
+        assertEquals("1", get(new Browser(), other, "op=revoke-all&user=" + user).get("revoked"),
                 "the request on " + other + " dropped the user from the index");
-        assertEquals("none", browser.get(loginNode, "op=get").get("id"), "the session survived the revocation");
+        assertEquals("none", get(browser, loginNode, "op=get").get("id"), "the session survived the revocation");
         assertEquals(List.of(), stored.findByPrincipal(user));
     }
 
     private void assertInvalidationIsSeenAcross(Node creator, Node other) {
         Browser browser = new Browser();
-        String id = Browser.withoutRoute(browser.get(creator, "op=put&name=note&value=doomed").get("id"));
-        browser.get(creator, "op=append&name=notes&value=n1");
-        assertEquals("[Note(n1)]", browser.get(other, "op=get").get("attr.notes"), "the session is not shared");
+        String id = Browser.withoutRoute(get(browser, creator, "op=put&name=note&value=doomed").get("id"));
+        get(browser, creator, "op=append&name=notes&value=n1");
+        assertEquals("[Note(n1)]", get(browser, other, "op=get").get("attr.notes"), "the session is not shared");
 
-        assertEquals("true", browser.get(other, "op=invalidate").get("invalidated"));
+        assertEquals("true", get(browser, other, "op=invalidate").get("invalidated"));
 
         assertFalse(stored.exists(id), "the invalidated session is still stored");
-        assertEquals("none", browser.get(creator, "op=get").get("id"), creator + " still serves the invalidated session");
-        assertEquals("none", browser.get(other, "op=get").get("id"), other + " still serves the invalidated session");
-        assertEquals("false", browser.get(creator, "op=invalidate").get("invalidated"), "invalidated twice");
+        assertEquals("none", get(browser, creator, "op=get").get("id"), creator + " still serves the invalidated session");
+        assertEquals("none", get(browser, other, "op=get").get("id"), other + " still serves the invalidated session");
+        assertEquals("false", get(browser, creator, "op=invalidate").get("invalidated"), "invalidated twice");
     }
 
     /**
@@ -287,11 +288,11 @@ class CrossContainerSessionsIT {
      */
     private void assertIdChangeIsSeenAcross(Node creator, Node other) {
         Browser browser = new Browser();
-        String oldId = Browser.withoutRoute(browser.get(creator, "op=put&name=note&value=kept").get("id"));
-        browser.get(creator, "op=append&name=notes&value=n1");
+        String oldId = Browser.withoutRoute(get(browser, creator, "op=put&name=note&value=kept").get("id"));
+        get(browser, creator, "op=append&name=notes&value=n1");
         String oldCookie = browser.cookie();
 
-        Map<String, String> changed = browser.get(other, "op=change-id");
+        Map<String, String> changed = get(browser, other, "op=change-id");
         String newId = Browser.withoutRoute(changed.get("newId"));
         assertEquals(oldId, Browser.withoutRoute(changed.get("oldId")), "changed another session: " + changed);
         assertNotEquals(oldId, newId);
@@ -300,13 +301,18 @@ class CrossContainerSessionsIT {
 
         assertTrue(stored.exists(newId), "the session is not stored under its new id");
         assertFalse(stored.exists(oldId), "the session is still stored under its old id");
-        Map<String, String> moved = browser.get(creator, "op=get");
+        Map<String, String> moved = get(browser, creator, "op=get");
         assertEquals(newId, Browser.withoutRoute(moved.get("id")), creator + " does not follow the id change: " + moved);
         assertEquals(Map.of("attr.note", "Note(kept)", "attr.notes", "[Note(n1)]"), attributes(moved));
         for (Node node : List.of(creator, other)) {
-            assertEquals("none", Browser.withCookie(oldCookie).get(node, "op=get").get("id"),
+            assertEquals("none", get(Browser.withCookie(oldCookie), node, "op=get").get("id"),
                     node + " still serves the session under its old id");
         }
+    }
+
+    /** {@code GET <servlet>?<query>} on {@code node}: the test WAR's {@code key=value} lines; fails the test unless 200. */
+    private static Map<String, String> get(Browser browser, Node node, String query) {
+        return browser.get(node.servlet(), query).expect(200).values();
     }
 
     /** The session's attributes as the WAR printed them ({@code attr.<name>} to {@code toString()}). */

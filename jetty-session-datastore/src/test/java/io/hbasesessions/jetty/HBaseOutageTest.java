@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
-import io.hbasesessions.jetty.SessionClient.Reply;
+import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.Browser.Answer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,45 +55,45 @@ class HBaseOutageTest {
 
     @Test
     void boundedAnswersWhileHBaseIsDownAndNothingLostAfterwards() throws InterruptedException {
-        SessionClient user = new SessionClient();
+        Browser user = new Browser();
         user.get(failing.servlet(), "op=put&name=cart&value=book");
         user.get(degrading.servlet(), "op=append&name=notes&value=before-outage");
         String cookie = user.cookie();
 
         hbase.stop();
 
-        Reply refused = user.get(failing.servlet(), "op=put&name=cart&value=during-outage");
+        Answer refused = user.get(failing.servlet(), "op=put&name=cart&value=during-outage");
         assertEquals(503, refused.status(), "failMode=error: " + refused);
         assertEquals(cookie, user.cookie(), "the client's cookie was replaced");
         assertBounded(refused);
 
-        SessionClient stranger = new SessionClient();
-        Reply refusedNew = stranger.get(failing.servlet(), "op=create");
+        Browser stranger = new Browser();
+        Answer refusedNew = stranger.get(failing.servlet(), "op=create");
         assertEquals(503, refusedNew.status());
         assertBounded(refusedNew);
 
-        SessionClient sameUserOnOtherNode = SessionClient.withCookie(cookie);
-        Reply fresh = sameUserOnOtherNode.get(degrading.servlet(), "op=put&name=cart&value=during-outage");
+        Browser sameUserOnOtherNode = Browser.withCookie(cookie);
+        Answer fresh = sameUserOnOtherNode.get(degrading.servlet(), "op=put&name=cart&value=during-outage");
         assertEquals(200, fresh.status(), "failMode=new_session: " + fresh);
         assertEquals("true", fresh.value("new"));
         assertNotEquals(cookie, sameUserOnOtherNode.cookie());
         assertBounded(fresh);
         System.out.printf("during the outage: error answered in %d ms, new_session in %d ms%n",
-                refused.took().toMillis(), fresh.took().toMillis());
+                refused.elapsed().toMillis(), fresh.elapsed().toMillis());
 
         hbase.start();
 
-        Reply recovered = firstAnswerWithSession(user, failing);
+        Answer recovered = firstAnswerWithSession(user, failing);
         assertEquals("Note(book)", recovered.attribute("cart"), "stored attribute lost or overwritten");
         assertTrue(recovered.attribute("notes").contains("before-outage"), recovered.toString());
         assertEquals("Note(book)", user.get(degrading.servlet(), "op=get").attribute("cart"));
-        assertEquals(200, new SessionClient().get(failing.servlet(), "op=create").status());
+        assertEquals(200, new Browser().get(failing.servlet(), "op=create").status());
     }
 
     /** Right after the restart regions are still being assigned; the node recovers within seconds by itself. */
-    private static Reply firstAnswerWithSession(SessionClient user, JettyNode node) throws InterruptedException {
+    private static Answer firstAnswerWithSession(Browser user, JettyNode node) throws InterruptedException {
         long started = System.nanoTime();
-        Reply reply = user.get(node.servlet(), "op=get");
+        Answer reply = user.get(node.servlet(), "op=get");
         while (!reply.hasSession() && System.nanoTime() - started < RECOVERY_BOUND.toNanos()) {
             Thread.sleep(250);
             reply = user.get(node.servlet(), "op=get");
@@ -101,7 +102,7 @@ class HBaseOutageTest {
         return reply;
     }
 
-    private static void assertBounded(Reply reply) {
-        assertTrue(reply.took().compareTo(ANSWER_BOUND) <= 0, "took " + reply.took() + ", bound " + ANSWER_BOUND);
+    private static void assertBounded(Answer reply) {
+        assertTrue(reply.elapsed().compareTo(ANSWER_BOUND) <= 0, "took " + reply.elapsed() + ", bound " + ANSWER_BOUND);
     }
 }

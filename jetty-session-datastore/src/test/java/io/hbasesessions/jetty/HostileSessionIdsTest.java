@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.jetty.SessionClient.Reply;
 import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.Browser.Answer;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,14 +25,14 @@ class HostileSessionIdsTest {
 
     private static JettyNode node;
     private static SessionStore hbase;
-    private static SessionClient victim;
+    private static Browser victim;
 
     @BeforeAll
     static void start(EmbeddedHBase server, TestNamespace namespace) {
         Map<String, String> settings = TestStores.settings(server, namespace);
         node = JettyNode.start("node0", settings);
         hbase = TestStores.inspector(settings);
-        victim = new SessionClient();
+        victim = new Browser();
         victim.get(node.servlet(), "op=put&name=cart&value=victim");
     }
 
@@ -61,13 +62,13 @@ class HostileSessionIdsTest {
     @Test
     void aVictimsIdWithAnotherNodeSuffixIsTheSameSessionNotANewOne() {
         String sameSessionOtherSuffix = victim.sessionId() + ".node9";
-        Reply reply = SessionClient.withCookie(sameSessionOtherSuffix).get(node.servlet(), "op=get");
+        Answer reply = Browser.withCookie(sameSessionOtherSuffix).get(node.servlet(), "op=get");
         assertEquals("Note(victim)", reply.attribute("cart"));
     }
 
     @Test
     void anExpiredIdGetsAFreshSessionAndTheOldOneIsNotBroughtBack() throws InterruptedException {
-        SessionClient expiring = new SessionClient();
+        Browser expiring = new Browser();
         // The short timeout is set on the first request: shortening it later would leave an older cell
         // version with a longer TTL behind it (see the report on the store's cell TTLs).
         expiring.get(node.servlet(), "op=timeout&seconds=1");
@@ -75,7 +76,7 @@ class HostileSessionIdsTest {
         String expiredId = expiring.sessionId();
         Thread.sleep(2_500);
 
-        Reply reply = expiring.get(node.servlet(), "op=put&name=cart&value=new");
+        Answer reply = expiring.get(node.servlet(), "op=put&name=cart&value=new");
 
         assertNotEquals(expiredId, expiring.sessionId());
         assertEquals("true", reply.value("new"));
@@ -84,10 +85,10 @@ class HostileSessionIdsTest {
     }
 
     private static void assertFreshSessionFor(String forged) {
-        SessionClient attacker = SessionClient.withCookie(forged);
+        Browser attacker = Browser.withCookie(forged);
         long victimVersion = hbase.load(victim.sessionId()).orElseThrow().version();
 
-        Reply reply = attacker.get(node.servlet(), "op=put&name=cart&value=attacker");
+        Answer reply = attacker.get(node.servlet(), "op=put&name=cart&value=attacker");
 
         assertEquals(200, reply.status());
         assertEquals("true", reply.value("new"));

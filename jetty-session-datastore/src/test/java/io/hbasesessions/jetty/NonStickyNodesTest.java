@@ -8,10 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.jetty.SessionClient.Reply;
 import io.hbasesessions.store.IndexedSession;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.StoreCounters;
+import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.Browser.Answer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,20 +53,20 @@ class NonStickyNodesTest {
 
     @Test
     void aChangeOnOneNodeIsSeenOnTheOtherAtOnce() {
-        SessionClient browser = new SessionClient();
+        Browser browser = new Browser();
         browser.get(nodeA.servlet(), "op=put&name=cart&value=book");
         for (int i = 0; i < 10; i++) {
             JettyNode writer = i % 2 == 0 ? nodeB : nodeA;
             JettyNode reader = i % 2 == 0 ? nodeA : nodeB;
             browser.get(writer.servlet(), "op=put&name=cart&value=book-" + i);
-            Reply read = browser.get(reader.servlet(), "op=get");
+            Answer read = browser.get(reader.servlet(), "op=get");
             assertEquals("Note(book-" + i + ")", read.attribute("cart"), "stale copy served on round " + i);
         }
     }
 
     @Test
     void anObjectChangedInPlaceIsStoredAndSeenOnTheOtherNode() {
-        SessionClient browser = new SessionClient();
+        Browser browser = new Browser();
         browser.get(nodeA.servlet(), "op=append&name=notes&value=one");
         browser.get(nodeB.servlet(), "op=append&name=notes&value=two");
         browser.get(nodeA.servlet(), "op=append&name=notes&value=three");
@@ -77,7 +78,7 @@ class NonStickyNodesTest {
 
     @Test
     void invalidationOnOneNodeEndsTheSessionOnBoth() {
-        SessionClient browser = new SessionClient();
+        Browser browser = new Browser();
         browser.get(nodeA.servlet(), "op=put&name=cart&value=book");
         String id = browser.sessionId();
 
@@ -90,7 +91,7 @@ class NonStickyNodesTest {
 
     @Test
     void concurrentRequestsOnTwoNodesLoseNoAttribute() {
-        SessionClient browser = new SessionClient();
+        Browser browser = new Browser();
         browser.get(nodeA.servlet(), "op=create");
         int perNode = 200;
 
@@ -111,7 +112,7 @@ class NonStickyNodesTest {
 
     @Test
     void readOnlyRequestsWithinTheTouchIntervalWriteNothing() {
-        SessionClient browser = new SessionClient();
+        Browser browser = new Browser();
         browser.get(nodeA.servlet(), "op=put&name=cart&value=book");
         long writesBefore = sessionWrites();
 
@@ -125,23 +126,23 @@ class NonStickyNodesTest {
 
     @Test
     void changeSessionIdMovesTheSession() {
-        SessionClient browser = new SessionClient();
+        Browser browser = new Browser();
         browser.get(nodeA.servlet(), "op=put&name=cart&value=book");
         String oldId = browser.sessionId();
 
-        Reply changed = browser.get(nodeB.servlet(), "op=change-id");
+        Answer changed = browser.get(nodeB.servlet(), "op=change-id");
 
         assertEquals(oldId, changed.value("oldId"));
         assertNotEquals(oldId, browser.sessionId());
         assertEquals("Note(book)", browser.get(nodeA.servlet(), "op=get").attribute("cart"));
         assertFalse(hbase.exists(oldId), "the old id still names a session");
         assertTrue(hbase.exists(browser.sessionId()));
-        assertEquals("none", SessionClient.withCookie(oldId + ".node0").get(nodeA.servlet(), "op=get").value("id"));
+        assertEquals("none", Browser.withCookie(oldId + ".node0").get(nodeA.servlet(), "op=get").value("id"));
     }
 
     @Test
     void loginRenewsTheIdAndRecordsThePrincipalOnEveryNode() {
-        SessionClient browser = new SessionClient();
+        Browser browser = new Browser();
         browser.get(nodeA.servlet(), "op=put&name=cart&value=book");
         String anonymousId = browser.sessionId();
 
@@ -158,16 +159,16 @@ class NonStickyNodesTest {
     @Test
     void revokingTheUserFromTheWebappLogsEveryBrowserOutOnEveryNode() {
         int fromOtherTests = hbase.findByPrincipal(JettyNode.USER).size();
-        SessionClient laptop = new SessionClient();
+        Browser laptop = new Browser();
         laptop.get(nodeA.servlet(), "op=login&user=" + JettyNode.USER + "&password=" + JettyNode.PASSWORD);
-        SessionClient phone = new SessionClient();
+        Browser phone = new Browser();
         phone.get(nodeB.servlet(), "op=login&user=" + JettyNode.USER + "&password=" + JettyNode.PASSWORD);
         assertEquals(JettyNode.USER, phone.get(nodeA.servlet(), "op=whoami").value("user"));
 
-        String revoked = new SessionClient().get(nodeB.servlet(), "op=revoke-all&user=" + JettyNode.USER).value("revoked");
+        String revoked = new Browser().get(nodeB.servlet(), "op=revoke-all&user=" + JettyNode.USER).value("revoked");
         assertEquals(String.valueOf(fromOtherTests + 2), revoked);
 
-        for (SessionClient browser : List.of(laptop, phone)) {
+        for (Browser browser : List.of(laptop, phone)) {
             assertEquals("none", browser.get(nodeA.servlet(), "op=whoami").value("user"));
             assertEquals("none", browser.get(nodeB.servlet(), "op=get").value("id"));
         }

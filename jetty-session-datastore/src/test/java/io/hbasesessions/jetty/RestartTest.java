@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.jetty.SessionClient.Reply;
+import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.Browser.Answer;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -18,8 +19,8 @@ class RestartTest {
     @Test
     void warClassAttributesSurviveARestartOfJetty(EmbeddedHBase hbase, TestNamespace namespace) {
         Map<String, String> settings = TestStores.settings(hbase, namespace);
-        SessionClient browser = new SessionClient();
-        Reply before;
+        Browser browser = new Browser();
+        Answer before;
         try (JettyNode node = JettyNode.start("node0", settings)) {
             browser.get(node.servlet(), "op=put&name=cart&value=book");
             browser.get(node.servlet(), "op=append&name=notes&value=first");
@@ -29,7 +30,7 @@ class RestartTest {
         }
 
         try (JettyNode restarted = JettyNode.start("node0", settings)) {
-            Reply after = browser.get(restarted.servlet(), "op=get");
+            Answer after = browser.get(restarted.servlet(), "op=get");
 
             assertEquals(before.value("id"), after.value("id"));
             assertEquals(before.value("creation"), after.value("creation"));

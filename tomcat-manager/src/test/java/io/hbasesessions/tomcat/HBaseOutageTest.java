@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
-import io.hbasesessions.tomcat.Browser.Answer;
+import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.Browser.Answer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -50,23 +51,23 @@ class HBaseOutageTest {
         failing = new TomcatNode("error", directory.resolve("error"), () -> manager("error")).start();
         continuing = new TomcatNode("new", directory.resolve("new"), () -> manager("new_session")).start();
         Browser user = new Browser();
-        user.call(failing.baseUri(), "put&name=order&value=42");
-        String id = user.sessionId();
+        user.get(failing.servlet(), "op=put&name=order&value=42");
+        String id = user.cookie();
 
         hbase.stop();
 
-        Answer withSession = user.call(failing.baseUri(), "get");
+        Answer withSession = user.get(failing.servlet(), "op=get");
         assertEquals(503, withSession.status(), withSession.body());
         assertTrue(withSession.body().contains(HBaseSessionValve.UNAVAILABLE_MESSAGE), withSession.body());
         assertFalse(withSession.body().contains("Exception"), "no stack trace: " + withSession.body());
         assertAnsweredInTime(withSession);
 
-        Answer newSession = new Browser().call(failing.baseUri(), "create");
+        Answer newSession = new Browser().get(failing.servlet(), "op=create");
         assertEquals(503, newSession.status(), "a new session cannot be stored either");
         assertAnsweredInTime(newSession);
 
         Browser sameUserOnOtherNode = Browser.withCookie(id);
-        Answer fresh = sameUserOnOtherNode.call(continuing.baseUri(), "put&name=draft&value=x");
+        Answer fresh = sameUserOnOtherNode.get(continuing.servlet(), "op=put&name=draft&value=x");
         assertEquals(200, fresh.status(), fresh.body());
         assertNotEquals(id, fresh.value("id"));
         assertEquals(Map.of("draft", "Note(x)"), fresh.attributes(), "a fresh session, not the stored one");
@@ -80,7 +81,7 @@ class HBaseOutageTest {
                 + TIMEOUT_MILLIS + " ms); first success " + Duration.ofNanos(System.nanoTime() - restarted).toMillis()
                 + " ms after HBase was started again");
         assertEquals(Map.of("order", "Note(42)"), recovered.attributes());
-        assertEquals(Map.of("order", "Note(42)"), Browser.withCookie(id).call(continuing.baseUri(), "get").attributes());
+        assertEquals(Map.of("order", "Note(42)"), Browser.withCookie(id).get(continuing.servlet(), "op=get").attributes());
     }
 
     private HBaseSessionManager manager(String failMode) {
@@ -101,7 +102,7 @@ class HBaseOutageTest {
         long deadline = System.nanoTime() + RECOVERY_LIMIT.toNanos();
         Answer answer;
         do {
-            answer = user.call(node.baseUri(), "get");
+            answer = user.get(node.servlet(), "op=get");
             if (answer.status() == 200) {
                 return answer;
             }

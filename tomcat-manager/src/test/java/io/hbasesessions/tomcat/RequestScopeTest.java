@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.tomcat.Browser.Answer;
+import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.Browser.Answer;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -47,8 +48,8 @@ class RequestScopeTest {
             TestNamespace namespace) {
         URI base = start(TestManagers.manager(hbase, namespace));
         Browser browser = new Browser();
-        assertEquals(200, browser.call(base, "async-put").status());
-        assertEquals("done-async", browser.call(base, "read").body());
+        assertEquals(200, browser.get(base, "op=async-put").status());
+        assertEquals("done-async", browser.get(base, "op=read").body());
     }
 
     @Test
@@ -58,9 +59,9 @@ class RequestScopeTest {
         manager.setOperationTimeoutMillis("3000");
         URI base = start(manager);
         Browser browser = new Browser();
-        browser.call(base, "put");
+        browser.get(base, "op=put");
         for (int i = 0; i < 5; i++) {
-            Answer answer = browser.call(base, "look-twice");
+            Answer answer = browser.get(base, "op=look-twice");
             assertEquals("valid=true value=done", answer.body());
             assertTrue(answer.elapsed().compareTo(Duration.ofSeconds(1)) < 0, "answered in " + answer.elapsed());
         }
@@ -78,7 +79,7 @@ class RequestScopeTest {
             servlet.addMapping("/session");
             tomcat.getConnector();
             tomcat.start();
-            return URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/scope/");
+            return URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/scope/session");
         } catch (LifecycleException e) {
             throw new IllegalStateException(e);
         }

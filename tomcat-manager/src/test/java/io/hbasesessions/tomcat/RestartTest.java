@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.testing.Browser;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.catalina.session.PersistentManager;
@@ -25,7 +26,7 @@ class RestartTest {
             Browser browser = fillSession(node.start());
             node.stop();
             node.start();
-            assertEquals(ATTRIBUTES, browser.call(node.baseUri(), "get").attributes());
+            assertEquals(ATTRIBUTES, browser.get(node.servlet(), "op=get").attributes());
         }
     }
 
@@ -36,21 +37,21 @@ class RestartTest {
             Browser browser = fillSession(node.start());
             node.stop(); // PersistentManager saves every session to the store when it stops
             node.start(); // and swaps each in from the store when a request asks for it
-            assertEquals(ATTRIBUTES, browser.call(node.baseUri(), "get").attributes());
+            assertEquals(ATTRIBUTES, browser.get(node.servlet(), "op=get").attributes());
 
-            String id = browser.sessionId();
-            assertEquals("true", browser.call(node.baseUri(), "invalidate").value("invalidated"));
+            String id = browser.cookie();
+            assertEquals("true", browser.get(node.servlet(), "op=invalidate").value("invalidated"));
             node.stop();
             node.start();
-            assertEquals("none", Browser.withCookie(id).call(node.baseUri(), "get").value("id"));
+            assertEquals("none", Browser.withCookie(id).get(node.servlet(), "op=get").value("id"));
         }
     }
 
     private static Browser fillSession(TomcatNode node) {
         Browser browser = new Browser();
-        browser.call(node.baseUri(), "put&name=note&value=kept");
-        browser.call(node.baseUri(), "append&name=list&value=one");
-        browser.call(node.baseUri(), "append&name=list&value=two");
+        browser.get(node.servlet(), "op=put&name=note&value=kept");
+        browser.get(node.servlet(), "op=append&name=list&value=one");
+        browser.get(node.servlet(), "op=append&name=list&value=two");
         return browser;
     }
 

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hbasesessions.tomcat.Browser.Answer;
+import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.Browser.Answer;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.URL;
@@ -50,19 +51,19 @@ class SingleNodeArquillianTest {
     @Test
     void runsOnTheTomcatVersionUnderTest() {
         String expected = System.getProperty("expected.tomcat.version");
-        assertEquals("Apache Tomcat/" + expected, new Browser().call(base(), "node").value("server"));
+        assertEquals("Apache Tomcat/" + expected, new Browser().get(base(), "op=node").value("server"));
     }
 
     @Test
     void readOnlyRequestsWithinTheTouchIntervalWriteNothing() throws Exception {
         Browser browser = new Browser();
-        browser.call(base(), "put&name=a&value=1");
+        browser.get(base(), "op=put&name=a&value=1");
         long writesBefore = counter("storeSessionWrites");
         long unchangedBefore = counter("storeUnchangedSaves") + counter("storeTouchesSkipped");
 
         for (int i = 0; i < READ_ONLY_REQUESTS; i++) {
-            assertEquals(Map.of("a", "Note(1)"), browser.call(base(), "get").attributes());
-            assertEquals(200, browser.call(base(), "touch").status());
+            assertEquals(Map.of("a", "Note(1)"), browser.get(base(), "op=get").attributes());
+            assertEquals(200, browser.get(base(), "op=touch").status());
         }
 
         assertEquals(writesBefore, counter("storeSessionWrites"), "no HBase write for reads within touchIntervalSeconds");
@@ -73,9 +74,9 @@ class SingleNodeArquillianTest {
     @Test
     void forgedGarbageOverlongAndExpiredIdsGetAFreshSessionAndTouchNoStoredOne() throws Exception {
         Browser victim = new Browser();
-        victim.call(base(), "put&name=secret&value=s1");
+        victim.get(base(), "op=put&name=secret&value=s1");
         Browser shortLived = new Browser();
-        shortLived.call(base(), "timeout&seconds=1");
+        shortLived.get(base(), "op=timeout&seconds=1");
         Thread.sleep(2_100);
 
         Map<String, String> ids = new LinkedHashMap<>();
@@ -83,23 +84,23 @@ class SingleNodeArquillianTest {
         ids.put("forged with a route", "0".repeat(32) + ".a");
         ids.put("garbage", "../../etc/passwd%00");
         ids.put("overlong", "A".repeat(4000));
-        ids.put("expired", shortLived.sessionId());
+        ids.put("expired", shortLived.cookie());
         long writesBefore = counter("storeSessionWrites");
         long createsBefore = counter("storeCreates");
 
         for (Map.Entry<String, String> id : ids.entrySet()) {
-            Answer lookup = Browser.withCookie(id.getValue()).call(base(), "get");
+            Answer lookup = Browser.withCookie(id.getValue()).get(base(), "op=get");
             assertEquals("none", lookup.value("id"), id.getKey() + ": no session found");
             Browser tab = Browser.withCookie(id.getValue());
-            Answer put = tab.call(base(), "put&name=mine&value=" + id.getKey().replace(' ', '-'));
+            Answer put = tab.get(base(), "op=put&name=mine&value=" + id.getKey().replace(' ', '-'));
             assertEquals(200, put.status(), put.body());
-            assertNotEquals(id.getValue(), tab.sessionId(), id.getKey() + ": a new id, not the one sent");
+            assertNotEquals(id.getValue(), tab.cookie(), id.getKey() + ": a new id, not the one sent");
             assertEquals(Set.of("mine"), put.attributes().keySet(), id.getKey() + ": a fresh session");
         }
 
         assertEquals(ids.size(), counter("storeCreates") - createsBefore);
         assertEquals(ids.size(), counter("storeSessionWrites") - writesBefore, "only the new sessions were written");
-        assertEquals(Map.of("secret", "Note(s1)"), victim.call(base(), "get").attributes());
+        assertEquals(Map.of("secret", "Note(s1)"), victim.get(base(), "op=get").attributes());
     }
 
     @Test
@@ -115,7 +116,7 @@ class SingleNodeArquillianTest {
     }
 
     private URI base() {
-        return URI.create(deploymentUrl.toString());
+        return URI.create(deploymentUrl.toString()).resolve("session");
     }
 
     /** A counter of the store, as JMX shows it on the manager's MBean. */

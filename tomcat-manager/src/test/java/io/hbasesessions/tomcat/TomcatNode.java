@@ -59,9 +59,9 @@ final class TomcatNode implements AutoCloseable {
         return this;
     }
 
-    /** {@code http://127.0.0.1:<port>/app/} */
-    URI baseUri() {
-        return URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/app/");
+    /** {@code http://127.0.0.1:<port>/app/session}: the test WAR's servlet. */
+    URI servlet() {
+        return URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/app/session");
     }
 
     Manager manager() {

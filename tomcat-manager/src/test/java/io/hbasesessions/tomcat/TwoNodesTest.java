@@ -8,7 +8,8 @@ import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.store.StoreCounters;
-import io.hbasesessions.tomcat.Browser.Answer;
+import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.Browser.Answer;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
@@ -54,40 +55,40 @@ class TwoNodesTest {
     @Test
     void runsOnTheTomcatVersionUnderTest() {
         String expected = System.getProperty("expected.tomcat.version");
-        assertEquals("Apache Tomcat/" + expected, new Browser().call(uri(a), "node").value("server"));
+        assertEquals("Apache Tomcat/" + expected, new Browser().get(uri(a), "op=node").value("server"));
     }
 
     @Test
     void aSessionCreatedOnOneNodeIsChangedOnTheOtherAndSeenBack() {
         Browser browser = new Browser();
-        browser.call(uri(a), "put&name=color&value=blue");
-        assertTrue(browser.sessionId().endsWith(".a"), "node a adds its route to the ids it issues");
+        browser.get(uri(a), "op=put&name=color&value=blue");
+        assertTrue(browser.cookie().endsWith(".a"), "node a adds its route to the ids it issues");
 
-        Answer onB = browser.call(uri(b), "get");
-        assertEquals(browser.sessionId(), onB.value("id"));
+        Answer onB = browser.get(uri(b), "op=get");
+        assertEquals(browser.cookie(), onB.value("id"));
         assertEquals(Map.of("color", "Note(blue)"), onB.attributes());
 
-        browser.call(uri(b), "put&name=size&value=large");
-        assertEquals(Map.of("color", "Note(blue)", "size", "Note(large)"), browser.call(uri(a), "get").attributes());
+        browser.get(uri(b), "op=put&name=size&value=large");
+        assertEquals(Map.of("color", "Note(blue)", "size", "Note(large)"), browser.get(uri(a), "op=get").attributes());
     }
 
     @Test
     void anObjectChangedInPlaceIsSavedAndSeenOnTheOtherNode() {
         Browser browser = new Browser();
-        browser.call(uri(a), "append&name=list&value=one");
-        browser.call(uri(b), "append&name=list&value=two");
-        browser.call(uri(a), "append&name=list&value=three");
-        assertEquals("[Note(one), Note(two), Note(three)]", browser.call(uri(b), "get").attributes().get("list"));
+        browser.get(uri(a), "op=append&name=list&value=one");
+        browser.get(uri(b), "op=append&name=list&value=two");
+        browser.get(uri(a), "op=append&name=list&value=three");
+        assertEquals("[Note(one), Note(two), Note(three)]", browser.get(uri(b), "op=get").attributes().get("list"));
     }
 
     @Test
     void invalidationOnOneNodeIsSeenOnTheOther() {
         Browser browser = new Browser();
-        browser.call(uri(a), "put&name=x&value=1");
-        String id = browser.sessionId();
-        assertEquals("true", browser.call(uri(b), "invalidate").value("invalidated"));
-        assertEquals("none", Browser.withCookie(id).call(uri(a), "get").value("id"));
-        assertEquals("none", Browser.withCookie(id).call(uri(b), "get").value("id"));
+        browser.get(uri(a), "op=put&name=x&value=1");
+        String id = browser.cookie();
+        assertEquals("true", browser.get(uri(b), "op=invalidate").value("invalidated"));
+        assertEquals("none", Browser.withCookie(id).get(uri(a), "op=get").value("id"));
+        assertEquals("none", Browser.withCookie(id).get(uri(b), "op=get").value("id"));
     }
 
     @Test
@@ -95,9 +96,9 @@ class TwoNodesTest {
         Map<String, Long> aBefore = events(a);
         Map<String, Long> bBefore = events(b);
         Browser browser = new Browser();
-        browser.call(uri(a), "listen&name=watcher&value=w"); // created, bound, added; passivated before the save
-        browser.call(uri(b), "get"); // activated after the load, passivated before the save
-        browser.call(uri(b), "invalidate"); // activated; destroyed, removed, unbound; nothing left to save
+        browser.get(uri(a), "op=listen&name=watcher&value=w"); // created, bound, added; passivated before the save
+        browser.get(uri(b), "op=get"); // activated after the load, passivated before the save
+        browser.get(uri(b), "op=invalidate"); // activated; destroyed, removed, unbound; nothing left to save
         Map<String, Long> onA = difference(aBefore, events(a));
         Map<String, Long> onB = difference(bBefore, events(b));
 
@@ -110,15 +111,15 @@ class TwoNodesTest {
     @Test
     void concurrentTabsOnDifferentNodesLoseNoUpdate() throws Exception {
         Browser first = new Browser();
-        first.call(uri(a), "create");
-        String id = first.sessionId();
+        first.get(uri(a), "op=create");
+        String id = first.cookie();
         StoreCounters before = a.hbaseManager().counters();
 
         CompletableFuture<Void> tabOnA = CompletableFuture.runAsync(() -> useTab(Browser.withCookie(id), a, "tabA"));
         CompletableFuture<Void> tabOnB = CompletableFuture.runAsync(() -> useTab(Browser.withCookie(id), b, "tabB"));
         CompletableFuture.allOf(tabOnA, tabOnB).get(3, TimeUnit.MINUTES);
 
-        Map<String, String> attributes = Browser.withCookie(id).call(uri(a), "get").attributes();
+        Map<String, String> attributes = Browser.withCookie(id).get(uri(a), "op=get").attributes();
         for (String tab : new String[] {"tabA", "tabB"}) {
             for (int i = 0; i < TAB_REQUESTS; i++) {
                 assertEquals("Note(" + i + ")", attributes.get(tab + "-" + i), tab + "'s attribute " + i);
@@ -133,69 +134,69 @@ class TwoNodesTest {
     @Test
     void loginMovesTheSessionToANewIdThatEveryNodeRecognises() {
         Browser browser = new Browser();
-        browser.call(uri(a), "put&name=cart&value=book");
-        String anonymousId = browser.sessionId();
+        browser.get(uri(a), "op=put&name=cart&value=book");
+        String anonymousId = browser.cookie();
 
-        Answer login = browser.call(uri(a), "login&user=alice&password=" + TestRealm.PASSWORD);
+        Answer login = browser.get(uri(a), "op=login&user=alice&password=" + TestRealm.PASSWORD);
         assertEquals(200, login.status(), login.body());
-        String loggedInId = browser.sessionId();
+        String loggedInId = browser.cookie();
         assertNotEquals(anonymousId, loggedInId);
         assertEquals(loggedInId, login.value("id"));
 
-        assertEquals("none", Browser.withCookie(anonymousId).call(uri(a), "get").value("id"), "the old id on a");
-        assertEquals("none", Browser.withCookie(anonymousId).call(uri(b), "get").value("id"), "the old id on b");
-        Answer onB = browser.call(uri(b), "get");
+        assertEquals("none", Browser.withCookie(anonymousId).get(uri(a), "op=get").value("id"), "the old id on a");
+        assertEquals("none", Browser.withCookie(anonymousId).get(uri(b), "op=get").value("id"), "the old id on b");
+        Answer onB = browser.get(uri(b), "op=get");
         assertEquals(loggedInId, onB.value("id"));
         assertEquals("alice", onB.value("principal"));
         assertEquals(Map.of("cart", "Note(book)"), onB.attributes(), "all attributes, and no reserved ones");
-        assertEquals("alice", browser.call(uri(b), "whoami").value("user"));
+        assertEquals("alice", browser.get(uri(b), "op=whoami").value("user"));
     }
 
     @Test
     void logoutOnOneNodeOrRevokingTheUserLogsOutEverywhere() {
         Browser alice = new Browser();
-        alice.call(uri(a), "login&user=alice&password=" + TestRealm.PASSWORD);
-        assertEquals("alice", alice.call(uri(b), "whoami").value("user"));
-        alice.call(uri(b), "logout");
-        assertEquals("none", alice.call(uri(a), "whoami").value("user"));
+        alice.get(uri(a), "op=login&user=alice&password=" + TestRealm.PASSWORD);
+        assertEquals("alice", alice.get(uri(b), "op=whoami").value("user"));
+        alice.get(uri(b), "op=logout");
+        assertEquals("none", alice.get(uri(a), "op=whoami").value("user"));
 
         Browser bob = new Browser();
-        bob.call(uri(b), "login&user=bob&password=" + TestRealm.PASSWORD);
-        assertEquals("bob", bob.call(uri(a), "whoami").value("user"));
+        bob.get(uri(b), "op=login&user=bob&password=" + TestRealm.PASSWORD);
+        assertEquals("bob", bob.get(uri(a), "op=whoami").value("user"));
         assertEquals(1, a.hbaseManager().revokeAll("bob"));
-        assertEquals("none", bob.call(uri(b), "whoami").value("user"));
-        assertEquals("none", bob.call(uri(b), "get").value("id"));
+        assertEquals("none", bob.get(uri(b), "op=whoami").value("user"));
+        assertEquals("none", bob.get(uri(b), "op=get").value("id"));
     }
 
     /** Through the function the manager publishes to the web application, as the demo's button uses it. */
     @Test
     void revokingTheUserFromTheWebappLogsEveryBrowserOutOnEveryNode() {
         Browser laptop = new Browser();
-        laptop.call(uri(a), "login&user=carol&password=" + TestRealm.PASSWORD);
+        laptop.get(uri(a), "op=login&user=carol&password=" + TestRealm.PASSWORD);
         Browser phone = new Browser();
-        phone.call(uri(b), "login&user=carol&password=" + TestRealm.PASSWORD);
-        assertEquals("carol", phone.call(uri(a), "whoami").value("user"));
+        phone.get(uri(b), "op=login&user=carol&password=" + TestRealm.PASSWORD);
+        assertEquals("carol", phone.get(uri(a), "op=whoami").value("user"));
 
-        assertEquals("2", new Browser().call(uri(b), "revoke-all&user=carol").value("revoked"));
+        assertEquals("2", new Browser().get(uri(b), "op=revoke-all&user=carol").value("revoked"));
 
         for (Browser browser : new Browser[] {laptop, phone}) {
-            assertEquals("none", browser.call(uri(a), "whoami").value("user"));
-            assertEquals("none", browser.call(uri(b), "get").value("id"));
+            assertEquals("none", browser.get(uri(a), "op=whoami").value("user"));
+            assertEquals("none", browser.get(uri(b), "op=get").value("id"));
         }
     }
 
     private static void useTab(Browser tab, TomcatNode node, String name) {
         for (int i = 0; i < TAB_REQUESTS; i++) {
-            Answer put = tab.call(uri(node), "put&name=" + name + "-" + i + "&value=" + i);
+            Answer put = tab.get(uri(node), "op=put&name=" + name + "-" + i + "&value=" + i);
             assertEquals(200, put.status(), put.body());
-            Answer increment = tab.call(uri(node), "incr&name=" + name + "-count");
+            Answer increment = tab.get(uri(node), "op=incr&name=" + name + "-count");
             assertEquals(200, increment.status(), increment.body());
         }
     }
 
     private static Map<String, Long> events(TomcatNode node) {
         Map<String, Long> counts = new TreeMap<>();
-        new Browser().call(uri(node), "events").values().forEach((event, count) -> counts.put(event, Long.valueOf(count)));
+        new Browser().get(uri(node), "op=events").values().forEach((event, count) -> counts.put(event, Long.valueOf(count)));
         return counts;
     }
 
@@ -212,6 +213,6 @@ class TwoNodesTest {
     }
 
     private static URI uri(TomcatNode node) {
-        return node.baseUri();
+        return node.servlet();
     }
 }

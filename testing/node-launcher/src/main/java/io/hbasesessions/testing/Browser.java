@@ -1,0 +1,163 @@
+package io.hbasesessions.testing;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One browser, as the tests need it: it keeps one {@code JSESSIONID} cookie, sends it with every request
+ * to whichever node a request goes to, and replaces it with the one a node sets, as a browser does for
+ * one host (cookies ignore the port, so nodes on one machine share it). The cookie is sent as it is,
+ * with Jetty's {@code .node0} or Tomcat's {@code .jvmRoute} suffix. Safe for concurrent requests (two
+ * tabs of one browser). Redirects are not followed. A request that gets no answer fails the test.
+ */
+public final class Browser {
+
+    private static final Pattern SESSION_COOKIE = Pattern.compile("(?i)^\\s*JSESSIONID=([^;]*)");
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+    private volatile String cookie;
+
+    /** A browser that presents {@code cookieValue} as its session cookie (a copied, stolen or forged one). */
+    public static Browser withCookie(String cookieValue) {
+        Browser browser = new Browser();
+        browser.cookie = cookieValue;
+        return browser;
+    }
+
+    /** The JSESSIONID value this browser sends, route suffix included, or null. */
+    public String cookie() {
+        return cookie;
+    }
+
+    /** The session id of the cookie without its route suffix: what both containers hash into the row key. */
+    public String sessionId() {
+        if (cookie == null) {
+            throw new AssertionError("No session cookie was set");
+        }
+        return withoutRoute(cookie);
+    }
+
+    /** {@code id} without a route suffix (Jetty's {@code .node0}, Tomcat's {@code .jvmRoute}). */
+    public static String withoutRoute(String id) {
+        int routeStart = id.indexOf('.');
+        return routeStart < 0 ? id : id.substring(0, routeStart);
+    }
+
+    /** {@code GET <servlet>?<query>}, e.g. the test WAR's {@code get(servlet, "op=put&name=a&value=b")}. */
+    public Answer get(URI servlet, String query) {
+        return get(URI.create(servlet + "?" + query));
+    }
+
+    public Answer get(URI target) {
+        return send(HttpRequest.newBuilder(target).GET());
+    }
+
+    /** Posts {@code form} as {@code application/x-www-form-urlencoded}, as a browser submits a form. */
+    public Answer post(URI target, Map<String, String> form) {
+        StringJoiner body = new StringJoiner("&");
+        form.forEach((name, value) -> body.add(name + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8)));
+        return send(HttpRequest.newBuilder(target)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
+    }
+
+    private Answer send(HttpRequest.Builder request) {
+        String sent = cookie;
+        if (sent != null) {
+            request.header("Cookie", "JSESSIONID=" + sent);
+        }
+        HttpRequest built = request.timeout(REQUEST_TIMEOUT).build();
+        long started = System.nanoTime();
+        try {
+            HttpResponse<String> response = HTTP.send(built, HttpResponse.BodyHandlers.ofString());
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+            response.headers().allValues("Set-Cookie").forEach(this::remember);
+            return new Answer(built.uri(), response.statusCode(), response.body(), elapsed);
+        } catch (IOException e) {
+            throw new AssertionError(built.method() + " " + built.uri() + " (cookie " + sent + ") failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted during " + built.method() + " " + built.uri(), e);
+        }
+    }
+
+    /** An empty value deletes the cookie, as a browser does. */
+    private void remember(String setCookie) {
+        Matcher session = SESSION_COOKIE.matcher(setCookie);
+        if (session.find()) {
+            cookie = session.group(1).isEmpty() ? null : session.group(1);
+        }
+    }
+
+    /**
+     * An HTTP answer. For text answers of {@code key=value} lines (the test WAR's {@code /session}, the
+     * shop's {@code cart.txt}), {@link #values()} and the accessors read them.
+     */
+    public record Answer(URI target, int status, String body, Duration elapsed) {
+
+        /** This answer, if its status is {@code expected}; otherwise the test fails with the answer. */
+        public Answer expect(int expected) {
+            if (status != expected) {
+                throw new AssertionError(target + " answered " + status + ", not " + expected + ":\n" + body);
+            }
+            return this;
+        }
+
+        /** The body's {@code key=value} lines, in order. */
+        public Map<String, String> values() {
+            Map<String, String> values = new LinkedHashMap<>();
+            body.lines().forEach(line -> {
+                int equals = line.indexOf('=');
+                if (equals > 0) {
+                    values.put(line.substring(0, equals), line.substring(equals + 1));
+                }
+            });
+            return values;
+        }
+
+        /** The value of {@code key}; the test fails if the answer has none. */
+        public String value(String key) {
+            String value = values().get(key);
+            if (value == null) {
+                throw new AssertionError("No '" + key + "' in the answer of " + target + " (HTTP " + status + "):\n" + body);
+            }
+            return value;
+        }
+
+        /** The test WAR's session attributes ({@code attr.<name>} lines), by name. */
+        public Map<String, String> attributes() {
+            Map<String, String> attributes = new LinkedHashMap<>();
+            values().forEach((key, value) -> {
+                if (key.startsWith("attr.")) {
+                    attributes.put(key.substring("attr.".length()), value);
+                }
+            });
+            return attributes;
+        }
+
+        /** One attribute as the test WAR shows it, or null. */
+        public String attribute(String name) {
+            return values().get("attr." + name);
+        }
+
+        /** Whether the test WAR answered with a session. */
+        public boolean hasSession() {
+            return status == 200 && !"none".equals(values().getOrDefault("id", "none"));
+        }
+    }
+}
