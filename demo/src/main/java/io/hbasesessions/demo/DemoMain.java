@@ -2,12 +2,17 @@ package io.hbasesessions.demo;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.EmbeddedHBaseException;
+import io.hbasesessions.testing.NodeProcess;
+import io.hbasesessions.testing.NodeProcessException;
+import io.hbasesessions.testing.NodeProgram;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,6 +30,10 @@ public final class DemoMain implements Callable<Integer> {
 
     /** Both nodes store sessions under this scope, so a session is the same on either node. */
     static final String KEY_SCOPE = "shop";
+    private static final String CONTEXT_PATH = "/shop";
+    /** The users the shop's login form names; they have no roles, the shop needs none. */
+    private static final List<String> USERS = List.of("alice", "bob", "carol");
+    private static final String PASSWORD = "demo";
     /** The first start creates the tables, which takes a few seconds more. */
     private static final Duration NODE_START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration HBASE_STOP_TIMEOUT = Duration.ofSeconds(20);
@@ -48,8 +57,8 @@ public final class DemoMain implements Callable<Integer> {
 
     /** Set once HBase is up; the nodes are started after it. */
     private volatile EmbeddedHBase hbase;
-    private volatile ShopNode tomcat;
-    private volatile ShopNode jetty;
+    private volatile NodeProcess tomcat;
+    private volatile NodeProcess jetty;
     /** Set once stopping began, so that what ends on purpose is not reported as a failure. */
     private volatile boolean stopping;
 
@@ -76,20 +85,54 @@ public final class DemoMain implements Callable<Integer> {
         System.out.println("HBase is up (ZooKeeper " + zookeeperQuorum + "). Starting a Tomcat node and a Jetty node (logs: "
                 + dataDirectory.resolve("logs") + ") ...");
 
-        ShopNode.Webapp shop = ShopNode.Webapp.shop(war);
-        ShopNode.Shared shared = new ShopNode.Shared(shop, zookeeperQuorum, KEY_SCOPE, dataDirectory);
-        tomcat = ShopNode.start(NodeKind.TOMCAT, tomcatPort, shop.url(jettyPort), shared);
-        jetty = ShopNode.start(NodeKind.JETTY, jettyPort, shop.url(tomcatPort), shared);
-        String tomcatServer = tomcat.awaitServing(NODE_START_TIMEOUT);
-        String jettyServer = jetty.awaitServing(NODE_START_TIMEOUT);
+        tomcat = startNode(NodeProgram.TOMCAT_10_1, "tomcat-node", tomcatPort, jettyPort, war, zookeeperQuorum);
+        jetty = startNode(NodeProgram.JETTY_12_1, "jetty-node", jettyPort, tomcatPort, war, zookeeperQuorum);
+        awaitReady(tomcat);
+        awaitReady(jetty);
 
         System.out.println();
         System.out.println("The shop is open on two nodes that share their sessions through HBase (keyScope \"" + KEY_SCOPE + "\"):");
-        System.out.println("  " + tomcat.url() + "   " + tomcatServer);
-        System.out.println("  " + jetty.url() + "   " + jettyServer);
+        System.out.println("  " + tomcat.url() + "   " + tomcat.serverInfo());
+        System.out.println("  " + jetty.url() + "   " + jetty.serverInfo());
         System.out.println("Add to the cart on one, reload the other: same cart. Log in as alice, bob or carol (password demo).");
         System.out.println("Press Ctrl-C to stop everything; the sessions stay in HBase for the next run.");
         return superviseUntilStopped();
+    }
+
+    /**
+     * A node serving the shop at {@code /shop} with its sessions in HBase under {@link #KEY_SCOPE}; the
+     * shop's page names the node and links to the other one. Its files and log go to the data directory.
+     */
+    private NodeProcess startNode(NodeProgram program, String name, int port, int otherPort, Path war,
+            String zookeeperQuorum) {
+        NodeProcess.Builder node = NodeProcess.builder(program)
+                .war(war)
+                .contextPath(CONTEXT_PATH)
+                .port(port)
+                .storeSetting("zookeeperQuorum", zookeeperQuorum)
+                .storeSetting("keyScope", KEY_SCOPE)
+                .systemProperty("hbase.sessions.demo.node", name)
+                .systemProperty("hbase.sessions.demo.otherNode", shopUrl(otherPort).toString())
+                .workDirectory(dataDirectory.resolve(name))
+                .log(dataDirectory.resolve("logs").resolve(name + ".log"));
+        USERS.forEach(user -> node.user(user, PASSWORD));
+        try {
+            return node.start();
+        } catch (NodeProcessException e) {
+            throw new DemoException(e.getMessage());
+        }
+    }
+
+    private static void awaitReady(NodeProcess node) throws InterruptedException {
+        try {
+            node.awaitReady(NODE_START_TIMEOUT);
+        } catch (NodeProcessException e) {
+            throw new DemoException(e.getMessage());
+        }
+    }
+
+    private static URI shopUrl(int port) {
+        return URI.create("http://localhost:" + port + CONTEXT_PATH + "/");
     }
 
     /** Until it is up, HBase is stopped by its own shutdown hook, not by {@link #stopEverything}. */
@@ -118,7 +161,7 @@ public final class DemoMain implements Callable<Integer> {
             if (!hbase.isRunning()) {
                 throw new DemoException("HBase exited on its own: see " + hbase.logFile());
             }
-            for (ShopNode node : new ShopNode[] {tomcat, jetty}) {
+            for (NodeProcess node : new NodeProcess[] {tomcat, jetty}) {
                 if (!node.isAlive()) {
                     throw new DemoException("A node exited on its own: see " + node.log());
                 }
@@ -163,7 +206,7 @@ public final class DemoMain implements Callable<Integer> {
             return;
         }
         System.out.println("Stopping the nodes and HBase ...");
-        for (ShopNode node : new ShopNode[] {tomcat, jetty}) {
+        for (NodeProcess node : new NodeProcess[] {tomcat, jetty}) {
             if (node != null) {
                 node.stop();
             }

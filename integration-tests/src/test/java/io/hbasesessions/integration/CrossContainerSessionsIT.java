@@ -6,22 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hbasesessions.demo.NodeKind;
-import io.hbasesessions.demo.ShopNode;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.store.SessionStore;
-import io.hbasesessions.store.SessionStores;
-import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.testing.Browser;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Comparator;
+import io.hbasesessions.testing.NodeProcess;
+import io.hbasesessions.testing.NodeProgram;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,7 +23,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,7 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue #5, case 7: one session shared by a Tomcat node and a Jetty node. Each node is a JVM of its
- * own, started by the demo's launcher ({@link ShopNode}), serving the same test WAR at the same context
+ * own, started by node-launcher ({@link NodeProcess}), serving the same test WAR at the same context
  * path, non-sticky (Tomcat's HBaseSessionManager keeps nothing between requests; the Jetty node's cache
  * evicts on session exit and flushes on response commit), with one explicit key scope and this test
  * class's own tables in one real HBase. A {@link Browser} sends one JSESSIONID cookie to both, as a
@@ -51,7 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * only inside the WAR: the nodes read each other's writes with their own webapp class loaders.
  *
  * <p>The nodes' output (Tomcat's and Jetty's logs, HBase client included) is in
- * {@code target/cross-container/logs/}.
+ * {@code target/nodes/cross-container/}.
  */
 @ExtendWith(HBaseExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -59,52 +49,29 @@ class CrossContainerSessionsIT {
 
     /** Both nodes set it explicitly; a container's default (its context path) would also match, by design. */
     private static final String KEY_SCOPE = "cross-container";
-    private static final String CONTEXT_PATH = "/app";
-    /** The test WAR answers it with {@code server=<container>/<version>}, once deployed. */
-    private static final String READY_PATH = "/session?op=node";
-    private static final Duration NODE_START_TIMEOUT = Duration.ofSeconds(90);
     private static final int CONCURRENT_ADDS = 100;
 
-    private final Path work = Path.of("target", "cross-container").toAbsolutePath();
-    private ShopNode tomcatNode;
-    private ShopNode jettyNode;
+    private final TestNodes nodes = new TestNodes("cross-container");
     private Node tomcat;
     private Node jetty;
     private SessionStore stored;
 
     @BeforeAll
     void startBothNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
-        deleteRecursively(work); // logs and work files of this run only
-        Path war = Path.of(System.getProperty("test.war", "(the test.war system property is not set)"));
-        assertTrue(Files.isRegularFile(war), "the test WAR " + war + " is missing: build test-webapp first");
-        String zookeeperQuorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
-        ShopNode.Tables tables = new ShopNode.Tables(namespace.table("sessions"), namespace.table("user_sessions"));
-        ShopNode.Webapp webapp = new ShopNode.Webapp(war, CONTEXT_PATH, READY_PATH);
-        ShopNode.Shared shared = new ShopNode.Shared(webapp, zookeeperQuorum, KEY_SCOPE, tables, work);
-
-        int tomcatPort = freePort();
-        int jettyPort = freePort();
-        tomcatNode = ShopNode.start(NodeKind.TOMCAT, tomcatPort, webapp.url(jettyPort), shared);
-        jettyNode = ShopNode.start(NodeKind.JETTY, jettyPort, webapp.url(tomcatPort), shared);
-        String tomcatServer = tomcatNode.awaitServing(NODE_START_TIMEOUT);
-        String jettyServer = jettyNode.awaitServing(NODE_START_TIMEOUT);
-        assertTrue(tomcatServer.startsWith("Apache Tomcat/"), tomcatServer);
-        assertTrue(jettyServer.startsWith("jetty/"), jettyServer);
+        Map<String, String> settings = TestNodes.storeSettings(hbase, namespace, KEY_SCOPE);
+        NodeProcess tomcatNode = nodes.start(NodeProgram.TOMCAT_10_1, "tomcat", settings);
+        NodeProcess jettyNode = nodes.start(NodeProgram.JETTY_12_1, "jetty", settings);
+        nodes.awaitReady();
+        assertTrue(tomcatNode.serverInfo().startsWith("Apache Tomcat/"), tomcatNode.serverInfo());
+        assertTrue(jettyNode.serverInfo().startsWith("jetty/"), jettyNode.serverInfo());
         tomcat = new Node("Tomcat", tomcatNode.url().resolve("session"));
         jetty = new Node("Jetty", jettyNode.url().resolve("session"));
-
-        // Reads the same tables with the store's own code: where the nodes keep the sessions.
-        stored = SessionStores.open(StoreSettings.builder().zookeeperQuorum(zookeeperQuorum).keyScope(KEY_SCOPE)
-                .table(tables.sessions()).indexTable(tables.index()).createTable(false).build());
+        stored = TestNodes.inspector(settings);
     }
 
     @AfterAll
     void stopBothNodes() {
-        for (ShopNode node : new ShopNode[] {tomcatNode, jettyNode}) {
-            if (node != null) {
-                node.stop();
-            }
-        }
+        nodes.stopAll();
         if (stored != null) {
             stored.close();
         }
@@ -321,23 +288,5 @@ class CrossContainerSessionsIT {
         assertNotEquals("none", answer.get("id"), "no session: " + answer);
         return answer.entrySet().stream().filter(entry -> entry.getKey().startsWith("attr."))
                 .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress("127.0.0.1", 0));
-            return socket.getLocalPort();
-        }
     }
 }

@@ -1,0 +1,111 @@
+package io.hbasesessions.integration;
+
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.SessionStores;
+import io.hbasesessions.store.StoreSettings;
+import io.hbasesessions.testing.NodeProcess;
+import io.hbasesessions.testing.NodeProgram;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The nodes of one test class: the test WAR at {@code /app} on the node programs, each a JVM of its
+ * own on a free port, with the users {@code alice} and {@code bob} (password {@value #PASSWORD}). Their
+ * logs and work directories are in {@code target/nodes/<group>/}, cleared when the group is made.
+ */
+final class TestNodes {
+
+    static final String PASSWORD = "demo";
+    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+    private final Path directory;
+    private final List<NodeProcess> started = new ArrayList<>();
+
+    TestNodes(String group) {
+        directory = Path.of("target", "nodes", group).toAbsolutePath();
+        deleteRecursively(directory);
+    }
+
+    /** The settings by configuration name: this test's tables in {@code hbase}, one region each. */
+    static Map<String, String> storeSettings(EmbeddedHBase hbase, TestNamespace namespace, String keyScope) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
+        settings.put("keyScope", keyScope);
+        settings.put("table", namespace.table("sessions"));
+        settings.put("indexTable", namespace.table("user_sessions"));
+        settings.put("regions", "1");
+        return settings;
+    }
+
+    /** The store's own view of the nodes' tables: where they keep the sessions. */
+    static SessionStore inspector(Map<String, String> settings) {
+        StoreSettings.Builder builder = StoreSettings.builder();
+        settings.forEach(builder::set);
+        return SessionStores.open(builder.build());
+    }
+
+    /** A node named {@code name} (its log and work directory), not started yet. */
+    NodeProcess.Builder node(NodeProgram program, String name) {
+        return NodeProcess.builder(program)
+                .war(testWar())
+                .contextPath("/app")
+                .user("alice", PASSWORD)
+                .user("bob", PASSWORD)
+                .workDirectory(directory.resolve(name))
+                .log(directory.resolve(name + ".log"));
+    }
+
+    /** Starts the node; {@link #awaitReady} waits for it. */
+    NodeProcess start(NodeProcess.Builder node) {
+        NodeProcess process = node.start();
+        started.add(process);
+        return process;
+    }
+
+    NodeProcess start(NodeProgram program, String name, Map<String, String> storeSettings) {
+        return start(node(program, name).storeSettings(storeSettings));
+    }
+
+    /** Waits until every node started so far serves. */
+    void awaitReady() throws InterruptedException {
+        for (NodeProcess node : started) {
+            node.awaitReady(START_TIMEOUT);
+        }
+    }
+
+    void stopAll() {
+        started.forEach(NodeProcess::stop);
+    }
+
+    private static Path testWar() {
+        Path war = Path.of(System.getProperty("test.war", "(the test.war system property is not set)"));
+        if (!Files.isRegularFile(war)) {
+            throw new IllegalStateException("The test WAR " + war + " is missing: build test-webapp first");
+        }
+        return war;
+    }
+
+    private static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
