@@ -24,9 +24,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The demo as README.md starts it: {@code ./demo.sh} builds, then runs {@code demo/run.sh}; the build
- * has already happened in this Maven run, so this test runs {@code demo/run.sh} itself, with free
- * ports and a data directory of its own. It runs as a terminal runs a command (its own process group,
+ * The demo as README.md starts it: {@code ./demo.sh}, with free ports and a data directory of its own.
+ * The build has already happened in this Maven run, so the script is told to skip it
+ * ({@code HBASE_SESSIONS_SKIP_BUILD=1}). It runs as a terminal runs a command (its own process group,
  * SIGINT not ignored: Linux's {@code setsid} and coreutils' {@code env --default-signal}), so that
  * SIGINT to that group is exactly what Ctrl-C does.
  *
@@ -167,15 +167,16 @@ class DemoCommandIT {
         return processes.stream().map(process -> process.pid() + " " + process.info().commandLine().orElse("?")).toList();
     }
 
-    /** {@code demo/run.sh} with its output (stdout and stderr) in a file. */
+    /** {@code demo.sh} with its output (stdout and stderr) in a file. */
     private record Demo(Process process, Path log) {
 
         static Demo start(Path log, String... options) throws IOException {
             List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT", "setsid",
-                    Path.of(System.getProperty("demo.runner")).toRealPath().toString()));
+                    Path.of(System.getProperty("demo.script")).toRealPath().toString()));
             command.addAll(List.of(options));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            return new Demo(process, log);
+            ProcessBuilder demo = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            demo.environment().put("HBASE_SESSIONS_SKIP_BUILD", "1");
+            return new Demo(demo.start(), log);
         }
 
         String output() throws IOException {
@@ -199,14 +200,14 @@ class DemoCommandIT {
             return process.exitValue();
         }
 
-        /** The launcher (run.sh execs it; setsid made it a process group leader) and all its descendants. */
+        /** The launcher (demo.sh execs it; setsid made it a process group leader) and all its descendants. */
         List<ProcessHandle> processTree() {
             List<ProcessHandle> tree = new ArrayList<>(List.of(process.toHandle()));
             tree.addAll(process.descendants().toList());
             return tree;
         }
 
-        /** The java launcher: run.sh replaces itself with it. */
+        /** The java launcher: demo.sh replaces itself with it. */
         ProcessHandle launcher() {
             return process.toHandle();
         }

@@ -145,8 +145,8 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     /**
-     * Also ends the demo when the process that started it is gone (demo/run.sh killed without a chance
-     * to forward the signal), like the nodes end when this launcher is gone.
+     * Also ends the demo when the process that started it is gone (killed without a chance to forward
+     * the signal), like the nodes end when this launcher is gone.
      */
     private int superviseUntilStopped() throws InterruptedException {
         ProcessHandle starter = ProcessHandle.current().parent().orElseThrow();
