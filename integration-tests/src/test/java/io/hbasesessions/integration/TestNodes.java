@@ -13,11 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The nodes of one test class: the test WAR at {@code /app} on the node programs, each a JVM of its
@@ -34,7 +32,11 @@ final class TestNodes {
 
     TestNodes(String group) {
         directory = Path.of("target", "nodes", group).toAbsolutePath();
-        deleteRecursively(directory);
+        try {
+            FileTrees.deleteRecursively(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The settings by configuration name: this test's tables in {@code hbase}, one region each. */
@@ -94,18 +96,5 @@ final class TestNodes {
             throw new IllegalStateException("The test WAR " + war + " is missing: build test-webapp first");
         }
         return war;
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

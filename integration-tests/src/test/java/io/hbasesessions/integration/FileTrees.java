@@ -1,4 +1,4 @@
-package io.hbasesessions.distribution;
+package io.hbasesessions.integration;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.hbasesessions.distribution;
+package io.hbasesessions.integration;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.store.SessionStore;

@@ -1,4 +1,4 @@
-package io.hbasesessions.distribution;
+package io.hbasesessions.integration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
