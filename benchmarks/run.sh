@@ -86,9 +86,9 @@ peer_versions() {
 
 install_peers
 echo "Building the benchmark modules"
-mvn -B -q -DskipTests package -pl benchmarks/suite -am
+mvn -B -q -DskipTests package -pl benchmarks/benchmark-suite -am
 start_peers
-suite_classpath="benchmarks/suite/target/classes:$(cat benchmarks/suite/target/suite.classpath)"
+suite_classpath="benchmarks/benchmark-suite/target/classes:$(cat benchmarks/benchmark-suite/target/suite.classpath)"
 timeout "$time_limit" java -Xms2g -Xmx2g -cp "$suite_classpath" io.hbasesessions.benchmarks.BenchmarkSuite "$mode" \
   --output "$output" \
   --redis "127.0.0.1:$redis_port" \

@@ -1,0 +1,220 @@
+package io.hbasesessions.benchmarks;
+
+import com.sun.management.OperatingSystemMXBean;
+import io.hbasesessions.benchmarks.codec.CodecReport;
+import io.hbasesessions.benchmarks.http.Candidate;
+import io.hbasesessions.benchmarks.http.ControlledNode;
+import io.hbasesessions.benchmarks.http.HeapBenchmark;
+import io.hbasesessions.benchmarks.http.HttpBenchmark;
+import io.hbasesessions.benchmarks.http.JavaLoadGenerator;
+import io.hbasesessions.benchmarks.http.LoadGenerator;
+import io.hbasesessions.benchmarks.http.WrkLoadGenerator;
+import io.hbasesessions.benchmarks.scale.ScaleBenchmark;
+import io.hbasesessions.benchmarks.store.StoreBenchmark;
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.store.StoreSettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * Runs every part in one JVM, one after the other, on one embedded HBase (started with the JDK's
+ * default JIT and collector, not the quick-start options tests use), and writes {@code results.md}.
+ * Containers run in child JVMs; peers (Redis, PostgreSQL, wrk) are whatever run.sh started and named.
+ */
+public final class BenchmarkSuite {
+
+    private static final Properties BUILD = buildProperties();
+
+    private final SuiteOptions options;
+
+    public BenchmarkSuite(SuiteOptions options) {
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        SuiteOptions options;
+        try {
+            options = SuiteOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        new BenchmarkSuite(options).run();
+    }
+
+    /** Runs everything and returns the report, also written to {@code <output>/results.md}. */
+    public Report run() throws Exception {
+        Sizes sizes = options.sizes();
+        Path output = options.output().toAbsolutePath();
+        Path work = output.resolve("work");
+        deleteRecursively(work);
+        Report report = new Report();
+        Instant start = Instant.now();
+        describeMachine(report);
+
+        if (options.parts().contains("codec")) {
+            CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
+        }
+        try (EmbeddedHBase hbase = EmbeddedHBase.builder()
+                .dataDirectory(work.resolve("hbase"))
+                .heapMegabytes(sizes == Sizes.FULL ? 4096 : 1024)
+                .jvmOptions(options.profile() ? List.of(ControlledNode.flightRecording(work.resolve("hbase-server.jfr")))
+                        : List.of())
+                .build()
+                .start()) {
+            String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
+            if (options.parts().contains("store")) {
+                new StoreBenchmark(storeSettings(quorum, "bench_store"), sizes.storeWarmup, sizes.storeMeasured,
+                        sizes.storeSessions).run(report);
+            }
+            if (options.parts().contains("http")) {
+                List<String> notRun = new ArrayList<>();
+                new HttpBenchmark(candidates(quorum, work, notRun), notRun, loadGenerator(work), work.resolve("http"),
+                        output.resolve("http.tsv"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
+            }
+            // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.
+            if (options.parts().contains("scale")) {
+                new ScaleBenchmark(storeSettings(quorum, "bench_scale"), hbase.clientConfiguration(),
+                        hbase.rootDirectory()).run(report, sizes.scaleSessions, sizes.scaleLoads);
+            }
+            if (options.parts().contains("heap")) {
+                new HeapBenchmark(List.of(tomcatInMemory(), tomcatHBase(quorum)), work.resolve("heap"))
+                        .run(report, sizes.heapSessions);
+            }
+        }
+        if (options.profile()) {
+            // After HBase stopped: its recording is written when its JVM exits.
+            ProfileSummary.summarize(report, work);
+        }
+        report.note(String.format(Locale.ROOT, "Run took %d s; load average at the end: %.2f.",
+                Duration.between(start, Instant.now()).toSeconds(), loadAverage()));
+        report.writeTo(output.resolve("results.md"));
+        return report;
+    }
+
+    private static StoreSettings storeSettings(String quorum, String table) {
+        return StoreSettings.builder()
+                .zookeeperQuorum(quorum)
+                .table(table)
+                .indexTable(table + "_index")
+                .keyScope("/" + table)
+                .build();
+    }
+
+    private List<Candidate> candidates(String quorum, Path work, List<String> notRun) throws IOException {
+        List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum)));
+        if (options.redis().isPresent()) {
+            Path config = work.resolve("redisson.yaml");
+            Files.createDirectories(work);
+            Files.writeString(config, "singleServerConfig:\n  address: \"redis://" + options.redis().get() + "\"\n");
+            candidates.add(Candidate.tomcatPeer("redisson", "Redisson " + BUILD.getProperty("redisson.version")
+                    + " (default mode), Redis", List.of("--redisson-config", config.toString())));
+        } else {
+            notRun.add("Redisson (no --redis given)");
+        }
+        candidates.add(Candidate.jettyInMemory("in memory (Jetty's default)"));
+        candidates.add(Candidate.jettyHBase("HBaseSessionDataStore", hbaseSettings(quorum)));
+        if (options.jdbcUrl().isPresent()) {
+            candidates.add(Candidate.jettyPeer("jdbc", "JDBCSessionDataStore + HikariCP, PostgreSQL",
+                    List.of("--jdbc-url", options.jdbcUrl().get())));
+        } else {
+            notRun.add("the JDBC store (no --jdbc-url given)");
+        }
+        return candidates;
+    }
+
+    private static Candidate tomcatInMemory() {
+        return Candidate.tomcatInMemory("StandardManager (in memory)");
+    }
+
+    private static Candidate tomcatHBase(String quorum) {
+        return Candidate.tomcatHBase("HBaseSessionManager", hbaseSettings(quorum));
+    }
+
+    /** Both containers' HBase stores use the defaults, on one table. */
+    private static Map<String, String> hbaseSettings(String quorum) {
+        return Map.of("zookeeperQuorum", quorum, "table", "bench_http", "indexTable", "bench_http_index");
+    }
+
+    /**
+     * The packaged WAR. A build that stops before the package phase ({@code mvn test}) resolves the
+     * webapp module to its classes directory instead, which no container can serve.
+     */
+    public static Path benchmarkWar() {
+        Path war = Path.of(BUILD.getProperty("benchmark.war"));
+        if (!Files.isRegularFile(war)) {
+            throw new IllegalStateException(war + " is not the packaged benchmark WAR: build with mvn package "
+                    + "(or verify), which packages benchmarks/benchmark-webapp before the suite");
+        }
+        return war;
+    }
+
+    private LoadGenerator loadGenerator(Path work) {
+        boolean wrk = switch (options.loadGenerator()) {
+            case "wrk" -> true;
+            case "java" -> false;
+            default -> WrkLoadGenerator.isInstalled();
+        };
+        return wrk ? new WrkLoadGenerator(work.resolve("wrk")) : new JavaLoadGenerator();
+    }
+
+    private void describeMachine(Report report) {
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        report.heading("Machine and versions");
+        report.table(List.of("what", "value"), List.of(
+                Report.cells("mode", options.sizes().name().toLowerCase(Locale.ROOT)),
+                Report.cells("cores", Runtime.getRuntime().availableProcessors()),
+                Report.cells("memory", Report.number(os.getTotalMemorySize() / (1024.0 * 1024 * 1024)) + " GiB"),
+                Report.cells("load average at the start", String.format(Locale.ROOT, "%.2f", loadAverage())),
+                Report.cells("OS", System.getProperty("os.name") + " " + System.getProperty("os.version")),
+                Report.cells("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")),
+                Report.cells("HBase (standalone, one JVM, local file system)", BUILD.getProperty("hbase.version")),
+                Report.cells("Tomcat / Jetty (embedded)", BUILD.getProperty("tomcat.version") + " / "
+                        + BUILD.getProperty("jetty.version") + " ee10"),
+                Report.cells("Kryo / JMH", BUILD.getProperty("kryo.version") + " / " + BUILD.getProperty("jmh.version")),
+                Report.cells("Redisson / HikariCP / PostgreSQL JDBC", BUILD.getProperty("redisson.version") + " / "
+                        + BUILD.getProperty("hikaricp.version") + " / " + BUILD.getProperty("postgresql.version")),
+                Report.cells("peers", options.peerVersions().orElse("none given"))));
+        report.note("Everything runs on this one machine over loopback: HBase, the container node and the load "
+                + "generator share the cores, so figures are comparable within this run, not across machines.");
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    private static Properties buildProperties() {
+        Properties properties = new Properties();
+        try (InputStream in = BenchmarkSuite.class.getResourceAsStream("benchmark-build.properties")) {
+            properties.load(in);
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("benchmark-build.properties is missing: build the suite with Maven", e);
+        }
+        return properties;
+    }
+
+    private static void deleteRecursively(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot clear " + directory, e);
+        }
+    }
+}
