@@ -3,6 +3,7 @@ package io.hbasesessions.benchmarks;
 import com.sun.management.OperatingSystemMXBean;
 import io.hbasesessions.benchmarks.codec.CodecReport;
 import io.hbasesessions.benchmarks.http.Candidate;
+import io.hbasesessions.benchmarks.http.Candidate.Container;
 import io.hbasesessions.benchmarks.http.ControlledNode;
 import io.hbasesessions.benchmarks.http.HeapBenchmark;
 import io.hbasesessions.benchmarks.http.HttpBenchmark;
@@ -121,15 +122,15 @@ public final class BenchmarkSuite {
             Path config = work.resolve("redisson.yaml");
             Files.createDirectories(work);
             Files.writeString(config, "singleServerConfig:\n  address: \"redis://" + options.redis().get() + "\"\n");
-            candidates.add(Candidate.tomcatPeer("redisson", "Redisson " + BUILD.getProperty("redisson.version")
+            candidates.add(Candidate.peer(Container.TOMCAT, "redisson", "Redisson " + BUILD.getProperty("redisson.version")
                     + " (default mode), Redis", List.of("--redisson-config", config.toString())));
         } else {
             notRun.add("Redisson (no --redis given)");
         }
-        candidates.add(Candidate.jettyInMemory("in memory (Jetty's default)"));
-        candidates.add(Candidate.jettyHBase("HBaseSessionDataStore", hbaseSettings(quorum)));
+        candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
+        candidates.add(Candidate.hbase(Container.JETTY, "HBaseSessionDataStore", hbaseSettings(quorum)));
         if (options.jdbcUrl().isPresent()) {
-            candidates.add(Candidate.jettyPeer("jdbc", "JDBCSessionDataStore + HikariCP, PostgreSQL",
+            candidates.add(Candidate.peer(Container.JETTY, "jdbc", "JDBCSessionDataStore + HikariCP, PostgreSQL",
                     List.of("--jdbc-url", options.jdbcUrl().get())));
         } else {
             notRun.add("the JDBC store (no --jdbc-url given)");
@@ -138,11 +139,11 @@ public final class BenchmarkSuite {
     }
 
     private static Candidate tomcatInMemory() {
-        return Candidate.tomcatInMemory("StandardManager (in memory)");
+        return Candidate.inMemory(Container.TOMCAT, "StandardManager (in memory)");
     }
 
     private static Candidate tomcatHBase(String quorum) {
-        return Candidate.tomcatHBase("HBaseSessionManager", hbaseSettings(quorum));
+        return Candidate.hbase(Container.TOMCAT, "HBaseSessionManager", hbaseSettings(quorum));
     }
 
     /** Both containers' HBase stores use the defaults, on one table. */

@@ -3,17 +3,13 @@ package io.hbasesessions.benchmarks.jetty;
 import com.zaxxer.hikari.HikariDataSource;
 import io.hbasesessions.benchmarks.node.NodeConsole;
 import io.hbasesessions.jetty.HBaseSessionDataStore;
-import io.hbasesessions.store.StoreCounters;
 import io.hbasesessions.testing.NodeOptions;
 import io.hbasesessions.testing.jetty.JettyNode;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.eclipse.jetty.session.DatabaseAdaptor;
 import org.eclipse.jetty.session.DefaultSessionCache;
 import org.eclipse.jetty.session.JDBCSessionDataStoreFactory;
-import org.eclipse.jetty.session.SessionCache;
-import org.eclipse.jetty.session.SessionDataStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -72,20 +68,11 @@ public final class BenchmarkJettyNode implements Callable<Integer> {
         return factory;
     }
 
+    /** Every store here sits behind a DefaultSessionCache (Jetty's default, or the node's non-sticky one). */
     private static Map<String, Long> counters(JettyNode node) {
-        Map<String, Long> counters = new LinkedHashMap<>();
-        SessionCache cache = node.webapp().getSessionHandler().getSessionCache();
-        if (cache instanceof DefaultSessionCache defaultCache) {
-            counters.put("activeSessions", defaultCache.getSessionsCurrent());
-        }
-        SessionDataStore store = cache.getSessionDataStore();
-        if (store instanceof HBaseSessionDataStore hbase) {
-            StoreCounters storeCounters = hbase.getCounters();
-            counters.put("sessionWrites", storeCounters.sessionWrites());
-            counters.put("loads", storeCounters.loads());
-            counters.put("conflicts", storeCounters.conflicts());
-        }
-        return counters;
+        DefaultSessionCache cache = (DefaultSessionCache) node.webapp().getSessionHandler().getSessionCache();
+        return NodeConsole.counters(cache.getSessionsCurrent(),
+                cache.getSessionDataStore() instanceof HBaseSessionDataStore hbase ? hbase.getCounters() : null);
     }
 
     private static void stop(JettyNode node, HikariDataSource pool) {

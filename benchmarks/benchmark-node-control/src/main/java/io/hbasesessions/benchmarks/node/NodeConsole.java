@@ -1,5 +1,6 @@
 package io.hbasesessions.benchmarks.node;
 
+import io.hbasesessions.store.StoreCounters;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -51,6 +52,21 @@ public final class NodeConsole {
                 stop.run();
             }
         }
+    }
+
+    /**
+     * The counters a node reports: the sessions its container holds in memory and, when its sessions are
+     * in HBase ({@code hbaseStore} not null), the store's writes, loads and conflicts.
+     */
+    public static Map<String, Long> counters(long activeSessions, StoreCounters hbaseStore) {
+        Map<String, Long> counters = new LinkedHashMap<>();
+        counters.put("activeSessions", activeSessions);
+        if (hbaseStore != null) {
+            counters.put("sessionWrites", hbaseStore.sessionWrites());
+            counters.put("loads", hbaseStore.loads());
+            counters.put("conflicts", hbaseStore.conflicts());
+        }
+        return counters;
     }
 
     /** Parses a line {@code KIND name=value ...} into its values; the kind must match. */

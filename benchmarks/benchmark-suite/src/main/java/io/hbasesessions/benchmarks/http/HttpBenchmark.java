@@ -1,6 +1,7 @@
 package io.hbasesessions.benchmarks.http;
 
 import io.hbasesessions.benchmarks.Report;
+import io.hbasesessions.benchmarks.http.Candidate.Container;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,7 +116,7 @@ public final class HttpBenchmark {
     /** The targets, checked on this run's figures. */
     private static void targets(Report report, List<Result> results) {
         List<List<String>> rows = new ArrayList<>();
-        for (String container : List.of(Candidate.TOMCAT, Candidate.JETTY)) {
+        for (Container container : Container.values()) {
             Map<Workload, Result> hbase = find(results, container, "hbase");
             if (hbase.isEmpty()) {
                 continue;
@@ -125,7 +126,7 @@ public final class HttpBenchmark {
             rows.add(target(container + ": read-mostly vs ceiling", ">= 0.25x", throughputRatio(results, readMostly, null), 0.25));
             rows.add(target(container + ": write-every-request vs ceiling", ">= 0.15x",
                     throughputRatio(results, writeEvery, null), 0.15));
-            String peer = container.equals(Candidate.TOMCAT) ? "redisson" : "jdbc";
+            String peer = container == Container.TOMCAT ? "redisson" : "jdbc";
             Map<Workload, Result> peerResults = find(results, container, peer);
             if (!peerResults.isEmpty()) {
                 double minimum = peer.equals("redisson") ? 1.5 : 2.0;
@@ -161,17 +162,17 @@ public final class HttpBenchmark {
 
     private static Result baseline(List<Result> results, Result of) {
         return results.stream()
-                .filter(r -> r.candidate().baseline() && r.candidate().container().equals(of.candidate().container())
+                .filter(r -> r.candidate().baseline() && r.candidate().container() == of.candidate().container()
                         && r.workload() == of.workload())
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("No in-memory baseline for " + of.candidate().container()));
     }
 
     /** The results of a container's candidate with this store key, by workload. */
-    private static Map<Workload, Result> find(List<Result> results, String container, String storeKey) {
+    private static Map<Workload, Result> find(List<Result> results, Container container, String storeKey) {
         Map<Workload, Result> found = new LinkedHashMap<>();
         results.stream()
-                .filter(r -> r.candidate().container().equals(container) && r.candidate().storeKey().equals(storeKey))
+                .filter(r -> r.candidate().container() == container && r.candidate().storeKey().equals(storeKey))
                 .forEach(r -> found.put(r.workload(), r));
         return found;
     }

@@ -1,12 +1,10 @@
 package io.hbasesessions.benchmarks.tomcat;
 
 import io.hbasesessions.benchmarks.node.NodeConsole;
-import io.hbasesessions.store.StoreCounters;
 import io.hbasesessions.testing.NodeOptions;
 import io.hbasesessions.testing.tomcat.TomcatNode;
 import io.hbasesessions.tomcat.HBaseSessionManager;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.catalina.Manager;
@@ -50,14 +48,7 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
     }
 
     private static Map<String, Long> counters(Manager manager) {
-        Map<String, Long> counters = new LinkedHashMap<>();
-        counters.put("activeSessions", (long) manager.getActiveSessions());
-        if (manager instanceof HBaseSessionManager hbase) {
-            StoreCounters store = hbase.counters();
-            counters.put("sessionWrites", store.sessionWrites());
-            counters.put("loads", store.loads());
-            counters.put("conflicts", store.conflicts());
-        }
-        return counters;
+        return NodeConsole.counters(manager.getActiveSessions(),
+                manager instanceof HBaseSessionManager hbase ? hbase.counters() : null);
     }
 }
