@@ -2,16 +2,17 @@
 
 [description]
 Stores HTTP sessions in Apache HBase, shared by every node (and by Tomcat nodes with the same keyScope).
-Non-sticky use needs a session cache that does not keep sessions between requests:
-enable session-cache-hash (evictionPolicy 0 is set below) or session-cache-null.
+Brings its own session cache, one that keeps nothing between requests: do not enable
+session-cache-hash or session-cache-null with it.
 
 [tags]
 session
 
 [provides]
 session-store
+session-cache
 
-[depend]
+[depends]
 sessions
 
 [lib]
@@ -20,48 +21,64 @@ lib/hbase-sessions/*.jar
 [xml]
 etc/sessions/hbase/session-store.xml
 
-[ini]
-## Evict on request exit: another node may change the session before this one sees it again.
-jetty.session.evictionPolicy?=0
-## Store before the response is sent, so the client's next request (on any node) sees the change.
-jetty.session.flushOnResponseCommit?=true
-
 [ini-template]
-## HBase connection: a ZooKeeper quorum (host[:port],...) and/or an hbase-site.xml path.
-# jetty.session.hbase.zookeeperQuorum=127.0.0.1:2181
-# jetty.session.hbase.hbaseSite=/etc/hbase/conf/hbase-site.xml
+## An hbase-site.xml to read the client settings from. (file path)
+# jetty.session.hbase.hbaseSite=
 
-## Tables (optionally namespace:name), created at start when missing and createTable=true.
+## ZooKeeper of the HBase cluster. This or hbaseSite is required. (host[:port],...)
+# jetty.session.hbase.zookeeperQuorum=
+
+## The sessions table. ([namespace:]name)
 # jetty.session.hbase.table=sessions
+
+## The user index for "log out everywhere". ([namespace:]name)
 # jetty.session.hbase.indexTable=user_sessions
-# jetty.session.hbase.createTable=true
+
+## Applications with the same keyScope share sessions, on Tomcat and Jetty alike. Default: the context path (/shop), plus @host for a context of a virtual host other than the container's default. (text)
+# jetty.session.hbase.keyScope=
+
+## Pre-split regions of a table the store creates. (count, 1-256)
 # jetty.session.hbase.regions=16
 
-## Contexts with the same keyScope share sessions, on Jetty and Tomcat alike.
-## Default: the context path, plus @virtualHost when the context has virtual hosts.
-# jetty.session.hbase.keyScope=/shop
-
-## Expiry and writes. No session outlives maxLifetimeSeconds (the table TTL); an unchanged session is
-## rewritten (to slide its expiry) at most once per touchIntervalSeconds.
+## No session lives longer than this after its creation, however active (checked on every read; also the tables' TTL). (seconds, >= 60)
 # jetty.session.hbase.maxLifetimeSeconds=604800
+
+## An unchanged session is rewritten (to slide its expiry) at most this often; never more than a tenth of its idle timeout. (seconds)
 # jetty.session.hbase.touchIntervalSeconds=60
 
-## Concurrent requests on one session: optimistic | pessimistic | none.
+## How concurrent requests on one session are kept from losing updates (see Concurrency). (optimistic, pessimistic, none)
 # jetty.session.hbase.lockingMode=optimistic
 
-## WAL durability: SYNC_WAL | FSYNC_WAL | ASYNC_WAL | USE_DEFAULT (SKIP_WAL is refused).
+## With lockingMode=pessimistic: a lease not given back (its node died) is free again after this long. (seconds, 1-3600)
+# jetty.session.hbase.leaseTimeoutSeconds=30
+
+## WAL durability of attribute writes. SKIP_WAL is refused. (USE_DEFAULT, ASYNC_WAL, SYNC_WAL, FSYNC_WAL)
 # jetty.session.hbase.writeDurability=SYNC_WAL
+
+## WAL durability of touches (access-time-only writes). (as above)
 # jetty.session.hbase.touchDurability=ASYNC_WAL
 
-## HBase down: every call gives up after operationTimeoutMillis; then failMode decides:
-## error (503 for requests that need a new session) | new_session (a node-local, unstored session).
+## Bound on every HBase operation, retries included. (milliseconds, 100-600000)
 # jetty.session.hbase.operationTimeoutMillis=5000
+
+## What a request gets when HBase is unavailable: HTTP 503, or (for a request whose session cannot be read) a fresh session that is never stored. A save that fails always answers 503. (error, new_session)
 # jetty.session.hbase.failMode=error
 
-## Attribute serialization: kryo | java. Larger sessions are refused.
+## How attribute values are serialized. Both are always readable. (kryo, java)
 # jetty.session.hbase.serializer=kryo
+
+## Largest serialized session a save accepts; a larger one fails that request (HTTP 500) and leaves the stored session as it was. (bytes, 1024-8388608)
 # jetty.session.hbase.maxSessionBytes=1048576
 
-## Jetty's own store settings. The grace period only paces Jetty's expiry sweep (HBase TTL does the
-## work); the save period has no effect: the store itself skips unchanged writes.
+## Create missing tables at start; with false a missing table stops the start with the create command to run. Existing tables are checked against the schema either way. (true, false)
+# jetty.session.hbase.createTable=true
+
+## For applications that log users in themselves: the session attribute naming the user to index for "log out everywhere" (a String, a java.security.Principal, or Spring Security's SecurityContext, e.g. SPRING_SECURITY_CONTEXT). Default: the container's login. (attribute name)
+# jetty.session.hbase.principalAttribute=
+
+## Jetty's own session settings. The cache evicts a session when its last request leaves it (0) and
+## saves it before the response is committed; changing either breaks requests spread over several nodes.
+# jetty.session.evictionPolicy=0
+# jetty.session.flushOnResponseCommit=true
+## The grace period only paces Jetty's expiry sweep (HBase's TTL does the work).
 # jetty.session.gracePeriod.seconds=3600

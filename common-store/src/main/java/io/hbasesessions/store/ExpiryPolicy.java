@@ -5,8 +5,9 @@ import java.time.Instant;
 import java.util.OptionalLong;
 
 /**
- * When an unchanged session is rewritten and how long HBase keeps its cells. The idle check in code
- * decides expiry; the cell TTL only lets HBase drop the bytes of sessions nobody will ask for again.
+ * When a session ends, when an unchanged one is rewritten, and how long HBase keeps its cells. The
+ * checks in code decide expiry, to the millisecond; the cell TTL only lets HBase drop the bytes of
+ * sessions nobody will ask for again.
  */
 final class ExpiryPolicy {
 
@@ -14,9 +15,26 @@ final class ExpiryPolicy {
     private static final Duration MAX_SLACK = Duration.ofSeconds(60);
 
     private final Duration touchInterval;
+    private final Duration maxLifetime;
 
-    ExpiryPolicy(long touchIntervalSeconds) {
+    ExpiryPolicy(long touchIntervalSeconds, long maxLifetimeSeconds) {
         this.touchInterval = Duration.ofSeconds(touchIntervalSeconds);
+        this.maxLifetime = Duration.ofSeconds(maxLifetimeSeconds);
+    }
+
+    /** The one rule for "never idles": an interval of zero or less, as in {@code HttpSession.setMaxInactiveInterval}. */
+    static boolean expiresWhenIdle(Duration maxInactive) {
+        return !maxInactive.isNegative() && !maxInactive.isZero();
+    }
+
+    /** Whether a session is over at {@code now}: idle too long, or older than the maximum lifetime. */
+    boolean isOverAt(StoredState state, Instant now) {
+        return isIdleExpiredAt(state, now) || !now.isBefore(state.creationTime().plus(maxLifetime));
+    }
+
+    private static boolean isIdleExpiredAt(StoredState state, Instant now) {
+        return expiresWhenIdle(state.maxInactiveInterval())
+                && !now.isBefore(state.lastAccessTime().plus(state.maxInactiveInterval()));
     }
 
     /**
@@ -57,9 +75,5 @@ final class ExpiryPolicy {
      */
     long nextCellTtlMillis(StoredState state) {
         return Math.max(cellTtlMillis(state.maxInactiveInterval()).orElse(Long.MAX_VALUE), state.cellTtlMillis());
-    }
-
-    private static boolean expiresWhenIdle(Duration maxInactive) {
-        return !maxInactive.isNegative() && !maxInactive.isZero();
     }
 }

@@ -4,7 +4,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Waits for one asynchronous HBase call, never past the operation's deadline, and turns every way it
@@ -13,10 +12,10 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class HBaseCalls {
 
-    private final LongAdder errors;
+    private final LiveCounters counters;
 
-    HBaseCalls(LongAdder errors) {
-        this.errors = errors;
+    HBaseCalls(LiveCounters counters) {
+        this.counters = counters;
     }
 
     /** @param key the session involved, or {@code null}; @param what the call, as in "HBase failed {what}" */
@@ -35,7 +34,7 @@ final class HBaseCalls {
     }
 
     private StoreUnavailableException failure(String message, SessionKey key, Throwable cause) {
-        errors.increment();
+        counters.increment(StoreCounter.ERRORS);
         return new StoreUnavailableException(message, key == null ? null : key.shortHex(), cause);
     }
 }

@@ -26,9 +26,9 @@ final class HBaseClientConfiguration {
         Configuration conf = HBaseConfiguration.create();
         // Classes the client loads by name come from the store's loader, never from whichever webapp opened it first.
         conf.setClassLoader(HBaseClientConfiguration.class.getClassLoader());
-        settings.hbaseSite().ifPresent(site -> conf.addResource(url(site)));
-        settings.zookeeperQuorum().ifPresent(quorum -> conf.set(HConstants.ZOOKEEPER_QUORUM, quorum));
-        bound(conf, settings.operationTimeoutMillis());
+        settings.find(Setting.HBASE_SITE).ifPresent(site -> conf.addResource(url(site)));
+        settings.find(Setting.ZOOKEEPER_QUORUM).ifPresent(quorum -> conf.set(HConstants.ZOOKEEPER_QUORUM, quorum));
+        bound(conf, settings.get(Setting.OPERATION_TIMEOUT_MILLIS));
         return conf;
     }
 

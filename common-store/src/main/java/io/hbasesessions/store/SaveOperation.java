@@ -1,146 +1,100 @@
 package io.hbasesessions.store;
 
-import io.hbasesessions.store.SaveResult.Outcome;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.Optional;
-import org.apache.hadoop.hbase.client.Durability;
 
 /**
- * One {@link SessionStore#save}: decides whether anything needs writing, writes it under the locking
- * mode's condition and, when another writer got in first, re-applies this request's changes on top
- * of the newer state until the write holds or the operation's time is up.
+ * One {@link SessionStore#save} of a stored session: writes its {@link SavePlan} under the locking
+ * mode's condition and, when another writer got in first, applies the plan again on top of the newer
+ * state until the write holds, the session turns out to be gone (it is never brought back), or the
+ * operation's time is up. The user index entry of a new user is written before the session, the old
+ * user's is removed after it: a crash in between leaves an entry that readers skip, never a session
+ * that "log out everywhere" cannot find.
  */
 final class SaveOperation {
 
     private static final int MAX_MERGE_ATTEMPTS = 50;
+    private static final Backoff BACKOFF = new Backoff(2, 100);
 
-    private final StoreContext ctx;
-    private final LoadedSession loaded;
-    private final SessionRecord current;
+    /** What every save works with. */
+    record Collaborators(SessionRows rows, UserIndex index, RowWrites writes, LiveCounters counters,
+            ExpiryPolicy expiry, Clock clock, LockingMode lockingMode) {
+    }
+
+    private final Collaborators with;
+    private final StoredSession session;
+    private final SavePlan plan;
     private final SessionKey key;
     private final Deadline deadline;
-    private final SessionDelta delta;
-    /**
-     * What this save writes if nobody else wrote since the load (its durability is chosen when it is
-     * written); built only once a write is due, as most saves of a read-mostly application write nothing.
-     */
-    private StateWrite next;
-    private final Backoff backoff = new Backoff(2, 100);
-    /** The pessimistic lease this save still has to give back; null once given back (or in other modes). */
-    private String leaseToken;
 
-    /**
-     * Serializes {@code current}'s attributes to find what changed.
-     *
-     * @throws UnserializableAttributeException naming an attribute that cannot be serialized
-     */
-    SaveOperation(StoreContext ctx, LoadedSession loaded, SessionRecord current) {
-        if (!loaded.record().id().equals(current.id())) {
-            throw new IllegalArgumentException("save cannot change a session's id; use changeId");
-        }
-        this.ctx = ctx;
-        this.loaded = loaded;
-        this.current = current;
-        this.leaseToken = loaded.leaseToken();
-        this.key = SessionKey.forNewSession(ctx.settings.keyScope(), current.id());
-        this.deadline = ctx.newDeadline();
-        try {
-            this.delta = SessionDelta.between(loaded, current, ctx.serializer, key.shortHex());
-        } catch (RuntimeException e) {
-            releaseLeaseIfHeld();
-            throw e;
-        }
+    SaveOperation(Collaborators with, StoredSession session, SavePlan plan, SessionKey key, Deadline deadline) {
+        this.with = with;
+        this.session = session;
+        this.plan = plan;
+        this.key = key;
+        this.deadline = deadline;
     }
 
-    /** @throws SessionTooLargeException before anything is written, if the state exceeds {@code maxSessionBytes} */
     SaveResult run() {
+        String lease = session.takeLeaseToken();
         try {
-            return delta.isEmpty() ? touchOrSkip() : delta.principalChanged() ? writeWithIndex() : writeChanges();
+            switch (plan.kind()) {
+                case NOTHING -> {
+                    with.counters().increment(StoreCounter.UNCHANGED_SAVES);
+                    return SaveResult.UNCHANGED;
+                }
+                case TOUCH_NOT_DUE -> {
+                    with.counters().increment(StoreCounter.TOUCHES_SKIPPED);
+                    return SaveResult.UNCHANGED;
+                }
+                default -> {
+                    plan.newUser().ifPresent(user -> with.index().add(entry(user), deadline));
+                    RowWrite write = with.writes().of(plan.stateFromBase(), session.version() + 1, plan.durability(), key);
+                    boolean underLease = lease != null && with.lockingMode() == LockingMode.PESSIMISTIC;
+                    boolean held = underLease
+                            ? with.rows().replaceUnderLease(key, session.version(), lease, write, deadline)
+                            : with.rows().replace(key, session.version(), write, deadline);
+                    if (held && underLease) {
+                        lease = null;
+                    }
+                    SaveResult result = held ? written(write, plan.kind() == SavePlan.Kind.TOUCH
+                            ? SaveResult.TOUCHED : SaveResult.WRITTEN) : afterConflict();
+                    if (result != SaveResult.GONE) {
+                        plan.previousUser().ifPresent(user -> with.index().remove(entry(user), deadline));
+                    }
+                    return result;
+                }
+            }
         } finally {
-            releaseLeaseIfHeld();
+            if (lease != null) {
+                giveBack(lease);
+            }
         }
     }
 
-    private SaveResult touchOrSkip() {
-        Instant storedAccess = loaded.storedState().lastAccessTime();
-        if (!current.lastAccessTime().isAfter(storedAccess)) {
-            ctx.counters.unchangedSaves.increment();
-            return unchanged();
-        }
-        if (!ctx.expiry.touchIsDue(storedAccess, ctx.now(), current.maxInactiveInterval())) {
-            ctx.counters.touchesSkipped.increment();
-            return unchanged();
-        }
-        return write(Outcome.TOUCHED, StateWrite.durabilityOf(ctx.settings.touchDurability()));
-    }
-
-    private SaveResult writeChanges() {
-        return write(Outcome.WRITTEN, StateWrite.durabilityOf(ctx.settings.writeDurability()));
-    }
-
-    /**
-     * Login writes the index entry before the session, logout removes it after: a crash in between leaves
-     * an entry that readers skip, never a session that "log out everywhere" cannot find.
-     */
-    private SaveResult writeWithIndex() {
-        nextWrite();
-        current.principal().ifPresent(principal -> ctx.index.add(principal, current.creationTime(), key, deadline));
-        SaveResult result = write(Outcome.WRITTEN, Durability.SYNC_WAL);
-        if (result.outcome() != Outcome.GONE) {
-            loaded.record().principal().ifPresent(
-                    principal -> ctx.index.remove(principal, loaded.record().creationTime(), key, deadline));
-        }
-        return result;
-    }
-
-    private SaveResult write(Outcome outcome, Durability durability) {
-        StateWrite write = nextWrite().withDurability(durability);
-        if (!firstAttempt(write)) {
-            ctx.counters.conflicts.increment();
-            return mergeAndRetry(outcome, durability);
-        }
-        countWrite(outcome, write);
-        return SaveResult.of(outcome, new LoadedSession(current, write.version(), write.state(), null));
-    }
-
-    private StateWrite nextWrite() {
-        if (next == null) {
-            next = ctx.write(delta.applyTo(loaded.storedState()), loaded.version() + 1, Durability.SYNC_WAL, key);
-        }
-        return next;
-    }
-
-    private boolean firstAttempt(StateWrite write) {
-        if (ctx.settings.lockingMode() == LockingMode.NONE) {
-            ctx.sessions.overwrite(key, write, deadline);
-            return true;
-        }
-        if (leaseToken == null) {
-            return ctx.sessions.replace(key, loaded.version(), write, deadline);
-        }
-        boolean written = ctx.sessions.replaceUnderLease(key, leaseToken, write, deadline);
-        if (written) {
-            leaseToken = null;
-        }
-        return written;
-    }
-
-    /** Never writes over a session that was deleted or expired meanwhile: invalidation wins. */
-    private SaveResult mergeAndRetry(Outcome outcome, Durability durability) {
+    /** Never writes over a session that was deleted or ended meanwhile: invalidation wins. */
+    private SaveResult afterConflict() {
+        with.counters().increment(StoreCounter.CONFLICTS);
         for (int attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
-            Optional<SessionRow> newer = SessionRow.ifReadable(ctx.sessions.readRow(key, deadline))
-                    .filter(row -> row.isLiveAt(ctx.now()));
+            Optional<SessionRow> newer = readLive();
             if (newer.isEmpty()) {
-                return SaveResult.gone();
+                return SaveResult.GONE;
             }
-            StateWrite write = ctx.write(delta.applyTo(newer.get().state()), newer.get().version() + 1, durability, key);
-            if (ctx.sessions.replace(key, newer.get().version(), write, deadline)) {
-                countWrite(outcome, write);
-                return SaveResult.of(Outcome.MERGED,
-                        ctx.decode(current.id(), key, new SessionRow(write.state(), write.version()), null));
+            long newerVersion = newer.get().version();
+            boolean othersWrote = newerVersion != session.version();
+            if (othersWrote && with.lockingMode() == LockingMode.PESSIMISTIC && plan.collidesWith(newer.get().state())) {
+                throw new SessionConflictException(key.shortHex());
             }
-            ctx.counters.conflictRetries.increment();
-            if (!backoff.pauseBefore(attempt, deadline)) {
+            // Locking mode none: the last writer wins the whole session, but only while it exists.
+            StoredState.Builder next = with.lockingMode() == LockingMode.NONE ? plan.stateFromBase()
+                    : plan.onto(newer.get().state());
+            RowWrite write = with.writes().of(next, newerVersion + 1, plan.durability(), key);
+            if (with.rows().replace(key, newerVersion, write, deadline)) {
+                boolean merged = othersWrote && with.lockingMode() != LockingMode.NONE;
+                return written(write, merged ? SaveResult.MERGED : SaveResult.WRITTEN);
+            }
+            with.counters().increment(StoreCounter.CONFLICT_RETRIES);
+            if (!BACKOFF.pauseBefore(attempt, deadline)) {
                 break;
             }
         }
@@ -148,25 +102,31 @@ final class SaveOperation {
                 + "operationTimeoutMillis=" + deadline.budgetMillis(), key.shortHex(), null);
     }
 
-    private SaveResult unchanged() {
-        return SaveResult.of(Outcome.UNCHANGED,
-                new LoadedSession(loaded.record(), loaded.version(), loaded.storedState(), null));
-    }
-
-    private void countWrite(Outcome outcome, StateWrite write) {
-        (outcome == Outcome.TOUCHED ? ctx.counters.touches : ctx.counters.fullWrites).increment();
-        ctx.counters.bytesWritten.add(write.cell().length);
-    }
-
-    private void releaseLeaseIfHeld() {
-        if (leaseToken == null) {
-            return;
-        }
+    private Optional<SessionRow> readLive() {
         try {
-            ctx.leases.release(key, leaseToken, deadline);
-            leaseToken = null;
+            return with.rows().read(key, deadline)
+                    .filter(row -> !with.expiry().isOverAt(row.state(), with.clock().instant()));
+        } catch (CorruptSessionDataException e) {
+            // Whatever replaced the session is not one: it is not written over.
+            return Optional.empty();
+        }
+    }
+
+    private SaveResult written(RowWrite write, SaveResult outcome) {
+        with.writes().count(outcome == SaveResult.TOUCHED ? StoreCounter.TOUCHES : StoreCounter.FULL_WRITES, write);
+        session.written(write.state().record(plan.current().id()), write, plan.changes());
+        return outcome;
+    }
+
+    private UserIndex.Entry entry(String user) {
+        return new UserIndex.Entry(user, plan.current().creationTime(), key);
+    }
+
+    private void giveBack(String lease) {
+        try {
+            with.rows().dropLease(key, lease, deadline);
         } catch (StoreUnavailableException e) {
-            // The lease cell dies by its own TTL; what the caller needs is the save's own outcome or error.
+            // The lease ends by its own TTL; what the caller needs is the save's own outcome or error.
         }
     }
 }

@@ -14,8 +14,6 @@ import java.util.Optional;
 final class SessionKey {
 
     static final int ROW_BYTES = 32;
-    /** Longer ids are not ones a container generates; refusing them keeps hostile input cheap. */
-    static final int MAX_ID_CHARS = 1024;
     private static final int SHORT_HEX_CHARS = 12;
 
     private final byte[] row;
@@ -24,28 +22,32 @@ final class SessionKey {
         this.row = row;
     }
 
-    /** The key of a session to look up; empty for an id no session can have (null, empty, too long, control characters). */
+    /** The key of a session to look up; empty for an id no session can have (see {@link SessionIds#isValid}). */
     static Optional<SessionKey> forLookup(String keyScope, String sessionId) {
-        return isUsableId(sessionId) ? Optional.of(hash(keyScope, sessionId)) : Optional.empty();
+        return SessionIds.isValid(sessionId) ? Optional.of(hash(keyScope, sessionId)) : Optional.empty();
     }
 
     /** The key of a session about to be written. */
     static SessionKey forNewSession(String keyScope, String sessionId) {
-        if (!isUsableId(sessionId)) {
-            throw new IllegalArgumentException("A session id must be 1 to " + MAX_ID_CHARS
-                    + " characters without control characters");
+        if (!SessionIds.isValid(sessionId)) {
+            throw new IllegalArgumentException("A session id must be 1 to " + SessionIds.MAX_ID_CHARS
+                    + " letters, digits or _ + / = -");
         }
         return hash(keyScope, sessionId);
     }
 
-    /** A key read back from HBase (a principal index qualifier). */
+    /** A key read back from HBase (a user index qualifier). */
     static Optional<SessionKey> fromRow(byte[] row) {
         return row.length == ROW_BYTES ? Optional.of(new SessionKey(row.clone())) : Optional.empty();
     }
 
-    private static boolean isUsableId(String sessionId) {
-        return sessionId != null && !sessionId.isEmpty() && sessionId.length() <= MAX_ID_CHARS
-                && sessionId.chars().noneMatch(Character::isISOControl);
+    /** A key given as hex, as {@link IndexedSession} and the logs name it. */
+    static Optional<SessionKey> fromHex(String hex) {
+        try {
+            return fromRow(HexFormat.of().parseHex(hex));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private static SessionKey hash(String keyScope, String sessionId) {

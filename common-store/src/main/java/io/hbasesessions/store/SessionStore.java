@@ -1,87 +1,84 @@
 package io.hbasesessions.store;
 
-import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The session store both container adapters translate to. One instance serves one {@link #keyScope()}
- * (by default one web application); instances with the same scope share sessions, whatever container
- * they run in.
+ * The session store every container adapter translates to. One instance serves one web application
+ * ({@link #keyScope()}); instances with the same scope share sessions, whatever container they run in.
  *
- * <p>Ids passed in are the container's raw session ids without a route suffix. They are hashed
- * before they reach HBase and never stored or logged. Any id, even {@code null}, empty or
- * hostile, is accepted: an id that cannot name a stored session simply finds nothing.
+ * <p>Ids are the container's raw session ids without a route suffix (see {@link SessionIds}). They
+ * are hashed before they reach HBase and never stored or logged. Any id, even {@code null} or hostile,
+ * is accepted where a session is looked up: an id that cannot name a session finds nothing.
  *
- * <p>Every method either completes within the configured operation timeout or throws
- * {@link StoreUnavailableException}; nothing already stored is overwritten by an older or partial state.
+ * <p>Every method completes within {@code operationTimeoutMillis} or throws
+ * {@link StoreUnavailableException}. Nothing stored is ever overwritten by an older or partial state,
+ * and a session that was invalidated or revoked never comes back, by any path.
  */
 public interface SessionStore extends AutoCloseable {
-
-    /**
-     * The ServletContext attribute under which the adapters publish {@link #revokeAll} as a
-     * {@code java.util.function.ToIntFunction<String>} (principal name to sessions revoked), so a web
-     * application can log a user out everywhere without depending on this library.
-     */
-    String REVOKE_ALL_CONTEXT_ATTRIBUTE = "io.hbasesessions.revokeAll";
 
     /** The scope that, with a session id, names a row. */
     String keyScope();
 
     /**
-     * Stores a new session (durably).
-     *
-     * @throws SessionAlreadyExistsException if a live session with this id exists in this scope
+     * A new session, not stored until its first {@link #save}. A transient one (created while the
+     * store was unreachable, with {@code failMode=new_session}) is never stored.
      */
-    LoadedSession create(SessionRecord session);
+    StoredSession newSession(SessionRecord record, boolean transientSession);
 
     /**
-     * Reads a session. Empty when it is missing, idle-expired (whatever HBase still holds), unreadable
-     * (corrupt or foreign bytes, logged once) or the id is malformed. Attributes whose class cannot be
-     * loaded are dropped with a warning naming them. In pessimistic locking mode this waits for and
-     * takes the session's lease, which {@link #save} or {@link #release} gives back.
+     * Reads a session. Empty when it is missing, past its idle timeout or maximum lifetime, unreadable
+     * (corrupt or foreign bytes, logged once) or the id cannot name one. Attributes are decoded when
+     * first read. In pessimistic locking mode this waits for and takes the session's lease, which the
+     * next {@link #save} or {@link #release} gives back.
      */
-    Optional<LoadedSession> load(String sessionId);
+    Optional<StoredSession> load(String sessionId);
 
-    /** One cheap existence check of a live session, for id generation. */
-    boolean exists(String sessionId);
+    /** The ids among {@code sessionIds} that name live sessions: one batch of reads. */
+    Set<String> liveAmong(Collection<String> sessionIds);
 
     /**
-     * Writes what this request changed since {@code loaded}: nothing when neither attributes (compared
-     * as serialized bytes, so objects changed in place are seen) nor metadata changed and the last
-     * access was written less than the touch interval ago; a touch when only the access time moved;
-     * otherwise the whole state. When another writer got in first, this request's attribute-level
-     * changes are re-applied on top of the newer state and retried.
+     * Writes what happened to {@code session} since it was read or last saved, with {@code current}
+     * as its metadata, and brings {@code session} up to date. Stores a new session; writes nothing when
+     * nothing changed and the last access was written less than the touch interval ago; a touch when
+     * only the access moved; otherwise this request's changes, re-applied on top of another writer's
+     * newer state if one got in first. A session deleted meanwhile is not brought back: {@code GONE}.
      *
-     * @throws SessionTooLargeException if the serialized session exceeds {@code maxSessionBytes};
-     *     the stored state is left as it was
-     * @throws UnserializableAttributeException if an attribute cannot be serialized; the stored
-     *     state is left as it was
+     * @throws SessionTooLargeException if the session would exceed {@code maxSessionBytes}
+     * @throws UnserializableAttributeException if a changed attribute cannot be serialized
+     * @throws SessionConflictException in pessimistic mode, when another request changed an attribute
+     *     this one changed while this one no longer held the lease
      */
-    SaveResult save(LoadedSession loaded, SessionRecord current);
+    SaveResult save(StoredSession session, SessionRecord current);
 
-    /** Records an access that changed nothing else; debounced exactly as {@link #save} debounces. */
-    default SaveResult touch(LoadedSession loaded, Instant accessTime) {
-        return save(loaded, loaded.record().withLastAccessTime(accessTime));
-    }
+    /**
+     * Makes the stored session exactly {@code current} with {@code attributes}, for callers that did not
+     * read it through this store (Tomcat's {@code PersistentManager}, a Jetty store stacked on this one).
+     * A session that was stored before ({@code storedBefore}) and is gone now is not brought back.
+     */
+    SaveResult saveWhole(SessionRecord current, Map<String, ?> attributes, boolean storedBefore);
 
-    /** Gives back a pessimistic lease taken by {@link #load} without saving; a no-op in other modes. */
-    void release(LoadedSession loaded);
+    /** Gives back a pessimistic lease taken by {@link #load} without saving; a no-op otherwise. */
+    void release(StoredSession session);
 
-    /** Deletes a session and its principal index entry (invalidation). False when nothing was there. */
+    /** Deletes a session and its user index entry (invalidation). False when there was none. */
     boolean delete(String sessionId);
 
     /**
-     * Moves a session to a new id: the new row is written before the old one is deleted, so a crash
-     * in between leaves the session reachable. The returned session carries {@code current}'s state.
+     * Moves a session to a new id, with {@code current} as its metadata: the new row is written before the
+     * old one is deleted, so a crash in between leaves the session reachable, and a session deleted
+     * meanwhile is not brought back under the new id ({@code GONE}).
      */
-    LoadedSession changeId(LoadedSession loaded, SessionRecord current, String newSessionId);
+    SaveResult changeId(StoredSession session, SessionRecord current, String newSessionId);
 
-    /** The live sessions of a principal in every scope, newest first. Raw ids are never stored, so none are returned. */
-    List<IndexedSession> findByPrincipal(String principal);
+    /** The live sessions of a user in every scope, newest first. Raw ids are never stored, so none are returned. */
+    List<IndexedSession> findByUser(String user);
 
-    /** Deletes every session of a principal in every scope ("log out everywhere"); returns how many were deleted. */
-    int revokeAll(String principal);
+    /** Deletes every session of a user in every scope ("log out everywhere"); returns how many were deleted. */
+    int revokeAll(String user);
 
     /** A snapshot of what this store has done since it was opened. */
     StoreCounters counters();

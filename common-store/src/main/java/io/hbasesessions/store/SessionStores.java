@@ -2,7 +2,7 @@ package io.hbasesessions.store;
 
 import java.time.Clock;
 
-/** Opens session stores. The only way adapters obtain one; the HBase implementation stays package-private. */
+/** Opens session stores. The only way adapters obtain one; the implementation stays package-private. */
 public final class SessionStores {
 
     private SessionStores() {
@@ -11,18 +11,19 @@ public final class SessionStores {
     /**
      * Connects to HBase (sharing one connection among stores with the same {@code hbaseSite},
      * {@code zookeeperQuorum} and {@code operationTimeoutMillis}), creates or checks the tables and
-     * returns a store for {@code settings.keyScope()}. Close it when the web application stops.
+     * returns the store of {@code webapp} for {@code settings}' key scope. Close it when the web
+     * application stops. The connection's threads never hold on to the web application's class loader.
      *
      * @throws StoreConfigurationException if a table is missing (and {@code createTable=false}) or its
      *     schema differs; the message says how to fix it
-     * @throws StoreUnavailableException if HBase cannot be reached within {@code operationTimeoutMillis}
+     * @throws StoreUnavailableException if HBase cannot be reached within the start-up timeout
      */
-    public static SessionStore open(StoreSettings settings) {
-        return open(settings, Clock.systemUTC());
+    public static SessionStore open(StoreSettings settings, Webapp webapp) {
+        return open(settings, webapp, Clock.systemUTC());
     }
 
-    /** As {@link #open(StoreSettings)}, with the clock that decides idle expiry (tests move it instead of sleeping). */
-    public static SessionStore open(StoreSettings settings, Clock clock) {
-        return HBaseSessionStore.open(settings, clock, table -> table);
+    /** As {@link #open(StoreSettings, Webapp)}, with the clock that decides expiry (tests move it instead of sleeping). */
+    public static SessionStore open(StoreSettings settings, Webapp webapp, Clock clock) {
+        return HBaseSessions.open(settings, webapp, clock, table -> table);
     }
 }

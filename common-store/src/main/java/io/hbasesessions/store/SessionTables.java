@@ -33,6 +33,12 @@ final class SessionTables {
     private static final int VERSIONS = 1;
     private static final BloomType BLOOM = BloomType.ROW;
     private static final DataBlockEncoding ENCODING = DataBlockEncoding.FAST_DIFF;
+    /**
+     * A delete marker hides only cells written before it, not every cell with the same millisecond
+     * timestamp: a session deleted and created again in one millisecond (an invalidation followed by
+     * a login, a revocation racing a create) stays visible.
+     */
+    private static final boolean NEW_VERSION_BEHAVIOR = true;
 
     private final AsyncAdmin admin;
     private final HBaseCalls calls;
@@ -50,7 +56,7 @@ final class SessionTables {
     /** @throws StoreConfigurationException listing every table that is missing or differs, and how to fix it */
     void prepare() {
         List<String> problems = new ArrayList<>();
-        for (String table : List.of(settings.table(), settings.indexTable())) {
+        for (String table : List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE))) {
             prepare(TableName.valueOf(table), problems);
         }
         if (!problems.isEmpty()) {
@@ -66,7 +72,7 @@ final class SessionTables {
     private void prepare(TableName name, List<String> problems) {
         if (await(admin.tableExists(name), "checking whether table " + name + " exists")) {
             checkSchema(name, problems);
-        } else if (settings.createTable()) {
+        } else if (settings.get(Setting.CREATE_TABLE)) {
             create(name);
         } else {
             problems.add("Table '" + name + "' does not exist and createTable=false. Create it in the HBase shell with\n  "
@@ -78,7 +84,7 @@ final class SessionTables {
         createNamespaceIfMissing(name.getNamespaceAsString());
         TableDescriptor descriptor = TableDescriptorBuilder.newBuilder(name).setColumnFamily(family()).build();
         // Another node starting at the same moment may create it first; its schema is then checked like any other.
-        byte[][] splitKeys = splitKeys(settings.regions());
+        byte[][] splitKeys = splitKeys(settings.get(Setting.REGIONS));
         CompletableFuture<Void> creation = (splitKeys.length == 0 ? admin.createTable(descriptor)
                 : admin.createTable(descriptor, splitKeys)).exceptionally(e -> ignoreIf(TableExistsException.class, e));
         await(creation, "creating table " + name);
@@ -99,7 +105,7 @@ final class SessionTables {
 
     private void checkSchema(TableName name, List<String> problems) {
         ColumnFamilyDescriptor actual = await(admin.getDescriptor(name), "reading the schema of " + name)
-                .getColumnFamily(SessionTable.FAMILY);
+                .getColumnFamily(HBaseSessionRows.FAMILY);
         List<String> differences = actual == null ? List.of("it has no column family 's'") : differences(actual);
         if (!differences.isEmpty()) {
             problems.add("Table '" + name + "' does not have the schema hbase-sessions needs: "
@@ -113,7 +119,8 @@ final class SessionTables {
         difference("VERSIONS", actual.getMaxVersions(), VERSIONS, differences);
         difference("BLOOMFILTER", actual.getBloomFilterType(), BLOOM, differences);
         difference("DATA_BLOCK_ENCODING", actual.getDataBlockEncoding(), ENCODING, differences);
-        difference("TTL", (long) actual.getTimeToLive(), settings.maxLifetimeSeconds(), differences);
+        difference("TTL", (long) actual.getTimeToLive(), settings.get(Setting.MAX_LIFETIME_SECONDS), differences);
+        difference("NEW_VERSION_BEHAVIOR", actual.isNewVersionBehavior(), NEW_VERSION_BEHAVIOR, differences);
         return differences;
     }
 
@@ -124,21 +131,23 @@ final class SessionTables {
     }
 
     private ColumnFamilyDescriptor family() {
-        return ColumnFamilyDescriptorBuilder.newBuilder(SessionTable.FAMILY)
+        return ColumnFamilyDescriptorBuilder.newBuilder(HBaseSessionRows.FAMILY)
                 .setMaxVersions(VERSIONS)
                 .setBloomFilterType(BLOOM)
                 .setDataBlockEncoding(ENCODING)
-                .setTimeToLive((int) settings.maxLifetimeSeconds())
+                .setTimeToLive((int) (long) settings.get(Setting.MAX_LIFETIME_SECONDS))
+                .setNewVersionBehavior(NEW_VERSION_BEHAVIOR)
                 .build();
     }
 
     private String familySpec() {
         return String.format(Locale.ROOT, "{NAME => 's', VERSIONS => %d, BLOOMFILTER => '%s', "
-                + "DATA_BLOCK_ENCODING => '%s', TTL => %d}", VERSIONS, BLOOM, ENCODING, settings.maxLifetimeSeconds());
+                + "DATA_BLOCK_ENCODING => '%s', TTL => %d, NEW_VERSION_BEHAVIOR => '%s'}", VERSIONS, BLOOM, ENCODING,
+                settings.get(Setting.MAX_LIFETIME_SECONDS), NEW_VERSION_BEHAVIOR);
     }
 
     private String createCommand(TableName name) {
-        String splits = Arrays.stream(splitKeys(settings.regions()))
+        String splits = Arrays.stream(splitKeys(settings.get(Setting.REGIONS)))
                 .map(key -> String.format(Locale.ROOT, "\"\\x%02X\"", key[0] & 0xFF))
                 .collect(Collectors.joining(", ", "[", "]"));
         String namespace = name.getNamespaceAsString();

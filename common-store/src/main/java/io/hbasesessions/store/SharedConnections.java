@@ -21,8 +21,8 @@ final class SharedConnections {
     /** What makes two configurations need different connections. */
     private record Key(Optional<Path> hbaseSite, Optional<String> zookeeperQuorum, long operationTimeoutMillis) {
         static Key of(StoreSettings settings) {
-            return new Key(settings.hbaseSite().map(Path::toAbsolutePath), settings.zookeeperQuorum(),
-                    settings.operationTimeoutMillis());
+            return new Key(settings.find(Setting.HBASE_SITE).map(Path::toAbsolutePath),
+                    settings.find(Setting.ZOOKEEPER_QUORUM), settings.get(Setting.OPERATION_TIMEOUT_MILLIS));
         }
     }
 
@@ -98,8 +98,8 @@ final class SharedConnections {
         }
         try {
             return calls.await(connecting, Deadline.afterMillis(settings.startUpTimeoutMillis()), null,
-                    "connecting (" + settings.zookeeperQuorum().map(q -> "zookeeperQuorum=" + q)
-                            .orElse("hbaseSite=" + settings.hbaseSite().orElse(null)) + ")");
+                    "connecting (" + settings.find(Setting.ZOOKEEPER_QUORUM).map(q -> "zookeeperQuorum=" + q)
+                            .orElse("hbaseSite=" + settings.get(Setting.HBASE_SITE)) + ")");
         } catch (StoreUnavailableException e) {
             connecting.thenAccept(SharedConnections::closeQuietly);
             throw e;

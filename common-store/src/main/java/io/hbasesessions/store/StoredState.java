@@ -9,8 +9,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -18,63 +20,63 @@ import java.util.zip.CRC32C;
 
 /**
  * The {@code s:state} cell: a session's metadata and each attribute's serialized bytes. Immutable
- * (the byte arrays are never handed out for writing). Layout, all big-endian:
+ * (the byte arrays are never handed out for writing). Layout 2, all big-endian:
  * <pre>
- * format byte  (high nibble: layout version 1; low nibble: codec of the values, 1 Kryo, 2 Java)
- * creation ms, last access ms, max inactive ms (&lt;= 0: never idle-expires), idle expiry ms (Long.MAX_VALUE: never)
- * cell TTL ms   (0: not chosen yet; Long.MAX_VALUE: no cell TTL, the family TTL alone)
- * principal    (int length, -1 for none; UTF-8)
- * extras       (int count; name, value)
- * attributes   (int count; name, int length, value bytes)
+ * format byte   high nibble: layout (2); low nibble: codec of the values (1 Kryo, 2 Java)
+ * creation ms, last access ms, max inactive ms (&lt;= 0: never idles), cell TTL ms (0: not chosen yet;
+ *               Long.MAX_VALUE: no cell TTL, the family TTL alone)
+ * login         string name (length -1: no login), string auth type, int role count, strings
+ * indexed user  string (length -1: none): the user "log out everywhere" finds this session under
+ * attributes    int count; string name, int length, value bytes
  * CRC32C of all the above (int)
  * </pre>
+ * A string is an int length and UTF-8 bytes. Layout 1 cells (earlier versions) are still read.
  */
 final class StoredState {
 
     private static final int LAYOUT_V1 = 0x10;
+    private static final int LAYOUT_V2 = 0x20;
+    private static final int LAYOUT_MASK = 0xF0;
     private static final int CODEC_KRYO = 0x01;
     private static final int CODEC_JAVA = 0x02;
     private static final int CRC_BYTES = Integer.BYTES;
+    /** Layout 1 kept Tomcat's login in these attributes; layout 2 keeps it as {@link SessionPrincipal}. */
+    private static final Set<String> LAYOUT_V1_LOGIN_ATTRIBUTES =
+            Set.of("io.hbasesessions.tomcat.principal", "io.hbasesessions.tomcat.authType");
 
-    private final SerializerKind serializer;
+    private final SerializerKind codec;
     private final Instant creationTime;
     private final Instant lastAccessTime;
     private final Duration maxInactiveInterval;
-    private final long idleExpiryMillis;
     private final long cellTtlMillis;
-    private final String principal;
-    private final Map<String, String> extras;
+    private final Optional<SessionPrincipal> login;
+    private final Optional<String> indexedUser;
     private final Map<String, byte[]> attributeBytes;
 
-    StoredState(SerializerKind serializer, Instant creationTime, Instant lastAccessTime, Duration maxInactiveInterval,
-            String principal, Map<String, String> extras, Map<String, byte[]> attributeBytes) {
-        this(serializer, creationTime, lastAccessTime, maxInactiveInterval,
-                idleExpiryMillis(lastAccessTime, maxInactiveInterval), 0, principal, extras, attributeBytes);
+    private StoredState(Builder builder) {
+        this.codec = builder.codec;
+        this.creationTime = builder.creationTime;
+        this.lastAccessTime = builder.lastAccessTime;
+        this.maxInactiveInterval = builder.maxInactiveInterval;
+        this.cellTtlMillis = builder.cellTtlMillis;
+        this.login = builder.login;
+        this.indexedUser = builder.indexedUser;
+        this.attributeBytes = Collections.unmodifiableMap(new LinkedHashMap<>(builder.attributeBytes));
     }
 
-    private StoredState(SerializerKind serializer, Instant creationTime, Instant lastAccessTime,
-            Duration maxInactiveInterval, long idleExpiryMillis, long cellTtlMillis, String principal,
-            Map<String, String> extras, Map<String, byte[]> attributeBytes) {
-        this.serializer = serializer;
-        this.creationTime = creationTime;
-        this.lastAccessTime = lastAccessTime;
-        this.maxInactiveInterval = maxInactiveInterval;
-        this.idleExpiryMillis = idleExpiryMillis;
-        this.cellTtlMillis = cellTtlMillis;
-        this.principal = principal;
-        this.extras = Collections.unmodifiableMap(new LinkedHashMap<>(extras));
-        this.attributeBytes = Collections.unmodifiableMap(new LinkedHashMap<>(attributeBytes));
+    /** The state of a session that is not stored yet: no attributes, no cell TTL chosen. */
+    static StoredState newSession(SerializerKind codec, SessionRecord record) {
+        Builder builder = new Builder();
+        builder.codec = codec;
+        builder.creationTime = record.creationTime();
+        builder.lastAccessTime = record.lastAccessTime();
+        builder.maxInactiveInterval = record.maxInactiveInterval();
+        builder.login = record.login();
+        return builder.build();
     }
 
-    private static long idleExpiryMillis(Instant lastAccessTime, Duration maxInactiveInterval) {
-        if (maxInactiveInterval.isZero() || maxInactiveInterval.isNegative()) {
-            return Long.MAX_VALUE;
-        }
-        return lastAccessTime.plus(maxInactiveInterval).toEpochMilli();
-    }
-
-    SerializerKind serializer() {
-        return serializer;
+    SerializerKind codec() {
+        return codec;
     }
 
     Instant creationTime() {
@@ -89,28 +91,17 @@ final class StoredState {
         return maxInactiveInterval;
     }
 
-    Optional<Instant> idleExpiryTime() {
-        return idleExpiryMillis == Long.MAX_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(idleExpiryMillis));
-    }
-
-    boolean isIdleExpiredAt(Instant now) {
-        return idleExpiryTime().map(expiry -> !now.isBefore(expiry)).orElse(false);
-    }
-
-    /**
-     * The cell TTL this row's cells were last written with: 0 before the first write, Long.MAX_VALUE
-     * for none (the family TTL alone).
-     */
+    /** The cell TTL this row's cells were last written with: 0 before the first write, Long.MAX_VALUE for none. */
     long cellTtlMillis() {
         return cellTtlMillis;
     }
 
-    Optional<String> principal() {
-        return Optional.ofNullable(principal);
+    Optional<SessionPrincipal> login() {
+        return login;
     }
 
-    Map<String, String> extras() {
-        return extras;
+    Optional<String> indexedUser() {
+        return indexedUser;
     }
 
     /** Attribute name to serialized value, in the order they were stored. */
@@ -118,46 +109,35 @@ final class StoredState {
         return attributeBytes;
     }
 
-    StoredState withLastAccessTime(Instant accessTime) {
-        return withMetadata(accessTime, maxInactiveInterval, principal, extras);
+    /** The metadata of this state for the session {@code id}. */
+    SessionRecord record(String id) {
+        return new SessionRecord(id, creationTime, lastAccessTime, maxInactiveInterval, login);
     }
 
-    StoredState withAttributeChanges(Map<String, byte[]> setOrReplaced, Set<String> removed) {
-        Map<String, byte[]> merged = new LinkedHashMap<>(attributeBytes);
-        merged.keySet().removeAll(removed);
-        merged.putAll(setOrReplaced);
-        return new StoredState(serializer, creationTime, lastAccessTime, maxInactiveInterval, idleExpiryMillis,
-                cellTtlMillis, principal, extras, merged);
-    }
-
-    StoredState withMetadata(Instant accessTime, Duration maxInactive, String newPrincipal, Map<String, String> newExtras) {
-        return new StoredState(serializer, creationTime, accessTime, maxInactive, idleExpiryMillis(accessTime, maxInactive),
-                cellTtlMillis, newPrincipal, newExtras, attributeBytes);
-    }
-
-    StoredState withCellTtlMillis(long ttlMillis) {
-        return new StoredState(serializer, creationTime, lastAccessTime, maxInactiveInterval, idleExpiryMillis,
-                ttlMillis, principal, extras, attributeBytes);
+    Builder toBuilder() {
+        return new Builder(this);
     }
 
     byte[] toBytes() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(256 + attributeBytes.size() * 64);
         try (DataOutputStream out = new DataOutputStream(buffer)) {
-            out.writeByte(LAYOUT_V1 | codecNibble(serializer));
+            out.writeByte(LAYOUT_V2 | codecNibble(codec));
             out.writeLong(creationTime.toEpochMilli());
             out.writeLong(lastAccessTime.toEpochMilli());
             out.writeLong(maxInactiveInterval.toMillis());
-            out.writeLong(idleExpiryMillis);
             out.writeLong(cellTtlMillis);
-            writeNullableString(out, principal);
-            out.writeInt(extras.size());
-            for (Map.Entry<String, String> extra : extras.entrySet()) {
-                writeNullableString(out, extra.getKey());
-                writeNullableString(out, extra.getValue());
+            writeString(out, login.map(SessionPrincipal::name).orElse(null));
+            if (login.isPresent()) {
+                writeString(out, login.get().authType());
+                out.writeInt(login.get().roles().size());
+                for (String role : login.get().roles()) {
+                    writeString(out, role);
+                }
             }
+            writeString(out, indexedUser.orElse(null));
             out.writeInt(attributeBytes.size());
             for (Map.Entry<String, byte[]> attribute : attributeBytes.entrySet()) {
-                writeNullableString(out, attribute.getKey());
+                writeString(out, attribute.getKey());
                 out.writeInt(attribute.getValue().length);
                 out.write(attribute.getValue());
             }
@@ -174,62 +154,102 @@ final class StoredState {
             throw new CorruptSessionDataException("state cell is " + (cell == null ? "missing" : cell.length + " bytes")
                     + ", too short to be a session");
         }
-        SerializerKind serializer = serializerOf(cell[0]);
+        int layout = cell[0] & LAYOUT_MASK;
+        SerializerKind codec = codecOf(cell[0]);
+        if (layout != LAYOUT_V1 && layout != LAYOUT_V2) {
+            throw new CorruptSessionDataException(String.format("unknown format byte 0x%02x (this version reads "
+                    + "layouts 0x%02x and 0x%02x)", cell[0], LAYOUT_V1, LAYOUT_V2));
+        }
         int bodyLength = cell.length - CRC_BYTES;
         if (ByteBuffer.wrap(cell, bodyLength, CRC_BYTES).getInt() != crc32c(cell, bodyLength)) {
             throw new CorruptSessionDataException("state cell checksum does not match: truncated or damaged ("
                     + cell.length + " bytes)");
         }
+        ByteBuffer in = ByteBuffer.wrap(cell, 1, bodyLength - 1);
         try {
-            return readBody(serializer, ByteBuffer.wrap(cell, 1, bodyLength - 1));
+            StoredState state = layout == LAYOUT_V2 ? readLayout2(codec, in) : readLayout1(codec, in);
+            if (in.hasRemaining()) {
+                throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
+            }
+            return state;
         } catch (BufferUnderflowException | IllegalArgumentException e) {
             throw new CorruptSessionDataException("state cell layout is damaged: " + e, e);
         }
     }
 
-    private static StoredState readBody(SerializerKind serializer, ByteBuffer in) {
-        Instant creation = Instant.ofEpochMilli(in.getLong());
-        Instant lastAccess = Instant.ofEpochMilli(in.getLong());
-        Duration maxInactive = Duration.ofMillis(in.getLong());
-        long idleExpiry = in.getLong();
-        long cellTtl = in.getLong();
-        String principal = readNullableString(in);
-        Map<String, String> extras = new LinkedHashMap<>();
-        for (int i = readCount(in); i > 0; i--) {
-            extras.put(readNullableString(in), readNullableString(in));
+    private static StoredState readLayout2(SerializerKind codec, ByteBuffer in) {
+        Builder builder = readTimes(codec, in);
+        builder.cellTtlMillis = in.getLong();
+        String loginName = readString(in);
+        if (loginName != null) {
+            String authType = readString(in);
+            List<String> roles = new ArrayList<>();
+            for (int i = readCount(in); i > 0; i--) {
+                roles.add(requireNonNull(readString(in), "role"));
+            }
+            builder.login = Optional.of(new SessionPrincipal(loginName, roles, authType));
         }
-        Map<String, byte[]> attributes = new LinkedHashMap<>();
-        for (int i = readCount(in); i > 0; i--) {
-            String name = readNullableString(in);
-            byte[] value = new byte[readCount(in)];
-            in.get(value);
-            attributes.put(name, value);
-        }
-        if (in.hasRemaining()) {
-            throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
-        }
-        return new StoredState(serializer, creation, lastAccess, maxInactive, idleExpiry, cellTtl, principal, extras,
-                attributes);
+        builder.indexedUser = Optional.ofNullable(readString(in));
+        readAttributes(in, builder);
+        return builder.build();
     }
 
-    private static SerializerKind serializerOf(byte format) {
-        return switch (format) {
-            case LAYOUT_V1 | CODEC_KRYO -> SerializerKind.KRYO;
-            case LAYOUT_V1 | CODEC_JAVA -> SerializerKind.JAVA;
-            default -> throw new CorruptSessionDataException(String.format(
-                    "unknown format byte 0x%02x (this version reads 0x%02x and 0x%02x)", format,
-                    LAYOUT_V1 | CODEC_KRYO, LAYOUT_V1 | CODEC_JAVA));
+    /** Layout 1: no login record (its Tomcat login attributes are dropped: the user logs in again), extras ignored. */
+    private static StoredState readLayout1(SerializerKind codec, ByteBuffer in) {
+        Builder builder = readTimes(codec, in);
+        in.getLong(); // idle expiry, derived since layout 2
+        builder.cellTtlMillis = in.getLong();
+        builder.indexedUser = Optional.ofNullable(readString(in));
+        for (int i = readCount(in); i > 0; i--) {
+            readString(in);
+            readString(in);
+        }
+        readAttributes(in, builder);
+        builder.attributeBytes.keySet().removeAll(LAYOUT_V1_LOGIN_ATTRIBUTES);
+        return builder.build();
+    }
+
+    private static Builder readTimes(SerializerKind codec, ByteBuffer in) {
+        Builder builder = new Builder();
+        builder.codec = codec;
+        builder.creationTime = Instant.ofEpochMilli(in.getLong());
+        builder.lastAccessTime = Instant.ofEpochMilli(in.getLong());
+        builder.maxInactiveInterval = Duration.ofMillis(in.getLong());
+        return builder;
+    }
+
+    private static void readAttributes(ByteBuffer in, Builder builder) {
+        for (int i = readCount(in); i > 0; i--) {
+            String name = requireNonNull(readString(in), "attribute name");
+            byte[] value = new byte[readCount(in)];
+            in.get(value);
+            builder.attributeBytes.put(name, value);
+        }
+    }
+
+    private static String requireNonNull(String text, String what) {
+        if (text == null) {
+            throw new IllegalArgumentException("a missing " + what);
+        }
+        return text;
+    }
+
+    private static SerializerKind codecOf(byte format) {
+        return switch (format & ~LAYOUT_MASK) {
+            case CODEC_KRYO -> SerializerKind.KRYO;
+            case CODEC_JAVA -> SerializerKind.JAVA;
+            default -> throw new CorruptSessionDataException(String.format("unknown codec in format byte 0x%02x", format));
         };
     }
 
-    private static int codecNibble(SerializerKind serializer) {
-        return switch (serializer) {
+    private static int codecNibble(SerializerKind codec) {
+        return switch (codec) {
             case KRYO -> CODEC_KRYO;
             case JAVA -> CODEC_JAVA;
         };
     }
 
-    private static void writeNullableString(DataOutputStream out, String text) throws IOException {
+    private static void writeString(DataOutputStream out, String text) throws IOException {
         if (text == null) {
             out.writeInt(-1);
             return;
@@ -239,7 +259,7 @@ final class StoredState {
         out.write(utf8);
     }
 
-    private static String readNullableString(ByteBuffer in) {
+    private static String readString(ByteBuffer in) {
         int length = in.getInt();
         if (length == -1) {
             return null;
@@ -265,5 +285,80 @@ final class StoredState {
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, length);
         return (int) crc.getValue();
+    }
+
+    /** A changed copy of a state; everything not set is copied from the state it started from. */
+    static final class Builder {
+        private SerializerKind codec;
+        private Instant creationTime;
+        private Instant lastAccessTime;
+        private Duration maxInactiveInterval;
+        private long cellTtlMillis;
+        private Optional<SessionPrincipal> login = Optional.empty();
+        private Optional<String> indexedUser = Optional.empty();
+        private final Map<String, byte[]> attributeBytes = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        private Builder(StoredState state) {
+            this.codec = state.codec;
+            this.creationTime = state.creationTime;
+            this.lastAccessTime = state.lastAccessTime;
+            this.maxInactiveInterval = state.maxInactiveInterval;
+            this.cellTtlMillis = state.cellTtlMillis;
+            this.login = state.login;
+            this.indexedUser = state.indexedUser;
+            this.attributeBytes.putAll(state.attributeBytes);
+        }
+
+        Builder codec(SerializerKind newCodec) {
+            this.codec = newCodec;
+            return this;
+        }
+
+        Builder lastAccessTime(Instant accessTime) {
+            this.lastAccessTime = accessTime;
+            return this;
+        }
+
+        Builder maxInactiveInterval(Duration interval) {
+            this.maxInactiveInterval = interval;
+            return this;
+        }
+
+        Builder cellTtlMillis(long ttlMillis) {
+            this.cellTtlMillis = ttlMillis;
+            return this;
+        }
+
+        Builder login(Optional<SessionPrincipal> newLogin) {
+            this.login = newLogin;
+            return this;
+        }
+
+        Builder indexedUser(Optional<String> user) {
+            this.indexedUser = user;
+            return this;
+        }
+
+        Builder attribute(String name, byte[] bytes) {
+            attributeBytes.put(name, bytes);
+            return this;
+        }
+
+        Builder removeAttribute(String name) {
+            attributeBytes.remove(name);
+            return this;
+        }
+
+        Builder clearAttributes() {
+            attributeBytes.clear();
+            return this;
+        }
+
+        StoredState build() {
+            return new StoredState(this);
+        }
     }
 }

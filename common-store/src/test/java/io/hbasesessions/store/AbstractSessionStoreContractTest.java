@@ -8,13 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.hbasesessions.store.SaveResult.Outcome;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -28,6 +27,7 @@ public abstract class AbstractSessionStoreContractTest {
 
     /** Every id a test of this class used, to search the stored bytes for. */
     private static final Set<String> USED_IDS = ConcurrentHashMap.newKeySet();
+    private static final Duration HALF_AN_HOUR = Duration.ofMinutes(30);
 
     /** The store under test; its clock is {@link #clock()}, its touch interval the default (60 s). */
     protected abstract SessionStore store();
@@ -40,263 +40,343 @@ public abstract class AbstractSessionStoreContractTest {
     /** The cells of the session's row as HBase holds them, by qualifier; empty when there is no row. */
     protected abstract Map<String, byte[]> rawCells(SessionStore store, String sessionId);
 
-    /** Every row key, qualifier and value in the sessions table and the principal index table. */
+    /** Every row key, qualifier and value in the sessions table and the user index table. */
     protected abstract List<byte[]> everyStoredByteArray();
 
-    protected SessionRecord.Builder newSession() {
-        String id = TestStores.newId();
-        USED_IDS.add(id);
-        return SessionRecord.builder(id, clock().instant()).maxInactiveInterval(Duration.ofMinutes(30));
+    protected StoredSession create(SessionStore in, Map<String, ?> attributes) {
+        return create(in, attributes, null);
     }
 
-    protected static String newPrincipal() {
+    protected StoredSession create(SessionStore in, Map<String, ?> attributes, String user) {
+        StoredSession session = in.newSession(newRecord(HALF_AN_HOUR), false);
+        session.attributes().putAll(attributes);
+        in.save(session, user == null ? session.record() : session.record().withLogin(login(user)));
+        return session;
+    }
+
+    protected SessionRecord newRecord(Duration maxInactive) {
+        String id = TestStores.newId();
+        USED_IDS.add(id);
+        return SessionRecord.created(id, clock().instant(), maxInactive);
+    }
+
+    protected static SessionPrincipal login(String user) {
+        return new SessionPrincipal(user, List.of("customer"), "FORM");
+    }
+
+    protected static String newUser() {
         return "user-" + TestStores.newId().substring(0, 8);
+    }
+
+    private StoredSession load(String id) {
+        return store().load(id).orElseThrow(() -> new AssertionError("session not found"));
     }
 
     @Test
     void createdSessionLoadsBackWithEveryField() {
-        SessionRecord created = newSession().principal("alice").extra("jetty.cookieSetTime", "1700000000000")
-                .attribute("user", "Alice").attribute("cart", new ArrayList<>(List.of("book", "pen")))
-                .attribute("visits", 3).build();
-        LoadedSession stored = store().create(created);
+        SessionRecord record = newRecord(HALF_AN_HOUR).withLogin(login("alice"));
+        StoredSession created = store().newSession(record, false);
+        created.attributes().putAll(Map.of("user", "Alice", "cart", new ArrayList<>(List.of("book", "pen")), "visits", 3));
+        assertEquals(SaveResult.WRITTEN, store().save(created, record));
 
-        LoadedSession loaded = store().load(created.id()).orElseThrow();
-        SessionRecord record = loaded.record();
-        assertEquals(created.id(), record.id());
-        assertEquals(created.creationTime(), record.creationTime());
-        assertEquals(created.lastAccessTime(), record.lastAccessTime());
-        assertEquals(created.maxInactiveInterval(), record.maxInactiveInterval());
-        assertEquals(created.principal(), record.principal());
-        assertEquals(created.extras(), record.extras());
-        assertEquals(created.attributes(), record.attributes());
-        assertEquals(stored.version(), loaded.version());
-        assertTrue(store().exists(created.id()));
-        assertEquals(Set.of("state", "ver"), rawCells(store(), created.id()).keySet());
+        StoredSession loaded = load(record.id());
+        assertEquals(record, loaded.record());
+        assertEquals(Map.of("user", "Alice", "cart", List.of("book", "pen"), "visits", 3), TestStores.attributesOf(loaded));
+        assertEquals(Optional.of("alice"), loaded.indexedUser());
+        assertEquals(Set.of(record.id()), store().liveAmong(List.of(record.id(), TestStores.newId())));
+        assertEquals(Set.of("state", "ver"), rawCells(store(), record.id()).keySet());
     }
 
     @Test
-    void createRefusesAnIdThatIsTaken() {
-        SessionRecord first = newSession().attribute("who", "first").build();
-        store().create(first);
-        SessionRecord second = SessionRecord.builder(first.id(), clock().instant()).attribute("who", "second").build();
+    void aNewSessionWhoseIdIsTakenIsNotStoredOverTheOther() {
+        StoredSession first = create(store(), Map.of("who", "first"));
+        StoredSession second = store().newSession(SessionRecord.created(first.record().id(), clock().instant(),
+                HALF_AN_HOUR), false);
+        second.attributes().put("who", "second");
 
-        assertThrows(SessionAlreadyExistsException.class, () -> store().create(second));
-        assertEquals("first", store().load(first.id()).orElseThrow().record().attributes().get("who"));
+        assertThrows(SessionAlreadyExistsException.class, () -> store().save(second, second.record()));
+        assertEquals("first", load(first.record().id()).attributes().get("who"));
     }
 
     @Test
-    void createReplacesAnIdleExpiredSessionWithTheSameId() {
-        SessionRecord old = newSession().maxInactiveInterval(Duration.ofMinutes(1)).attribute("who", "old").build();
-        store().create(old);
+    void aNewSessionReplacesAnEndedOneWithTheSameId() {
+        StoredSession old = store().newSession(newRecord(Duration.ofMinutes(1)), false);
+        old.attributes().put("who", "old");
+        store().save(old, old.record());
         clock().advance(Duration.ofMinutes(2));
 
-        SessionRecord fresh = SessionRecord.builder(old.id(), clock().instant()).attribute("who", "new").build();
-        store().create(fresh);
-        assertEquals("new", store().load(old.id()).orElseThrow().record().attributes().get("who"));
+        StoredSession fresh = store().newSession(SessionRecord.created(old.record().id(), clock().instant(),
+                HALF_AN_HOUR), false);
+        fresh.attributes().put("who", "new");
+        store().save(fresh, fresh.record());
+        assertEquals("new", load(old.record().id()).attributes().get("who"));
     }
 
     @Test
-    void loadAndExistsOfAnUnknownIdFindNothing() {
-        String id = newSession().build().id();
+    void aTransientSessionIsNeverStored() {
+        StoredSession session = store().newSession(newRecord(HALF_AN_HOUR), true);
+        session.attributes().put("cart", "book");
+        assertEquals(SaveResult.UNCHANGED, store().save(session, session.record()));
+        assertTrue(rawCells(store(), session.record().id()).isEmpty());
+    }
+
+    @Test
+    void unknownAndImpossibleIdsFindNothing() {
+        String id = TestStores.newId();
         assertTrue(store().load(id).isEmpty());
-        assertFalse(store().exists(id));
+        assertEquals(Set.of(), store().liveAmong(List.of(id)));
         assertFalse(store().delete(id));
-        assertTrue(rawCells(store(), id).isEmpty());
+        for (String hostile : new String[] {null, "", "a.b", "x".repeat(300), "id with spaces", "\u0000", "é"}) {
+            assertTrue(store().load(hostile).isEmpty(), String.valueOf(hostile));
+            assertFalse(store().delete(hostile));
+        }
     }
 
     @Test
     void saveWritesChangedAndRemovedAttributes() {
-        LoadedSession loaded = store().create(newSession().attribute("keep", "k").attribute("drop", "d")
-                .attribute("change", 1).build());
-        SessionRecord changed = loaded.record().toBuilder().attribute("drop", null).attribute("change", 2)
-                .attribute("add", List.of("x")).build();
+        StoredSession session = create(store(), Map.of("keep", "k", "drop", "d", "change", 1));
+        StoredSession loaded = load(session.record().id());
+        loaded.attributes().remove("drop");
+        loaded.attributes().put("change", 2);
+        loaded.attributes().put("add", List.of("x"));
 
-        SaveResult result = store().save(loaded, changed);
-        assertEquals(Outcome.WRITTEN, result.outcome());
-        assertEquals(loaded.version() + 1, result.session().orElseThrow().version());
+        assertEquals(SaveResult.WRITTEN, store().save(loaded, loaded.record()));
         assertEquals(Map.of("keep", "k", "change", 2, "add", List.of("x")),
-                store().load(changed.id()).orElseThrow().record().attributes());
+                TestStores.attributesOf(load(session.record().id())));
     }
 
     @Test
-    void touchAfterTheIntervalMovesLastAccessAndKeepsAttributes() {
-        LoadedSession loaded = store().create(newSession().attribute("cart", "book").build());
+    void aTouchAfterTheIntervalMovesTheLastAccessAndKeepsAttributes() {
+        StoredSession session = create(store(), Map.of("cart", "book"));
         clock().advance(Duration.ofSeconds(61));
-        Instant accessed = clock().instant();
+        SessionRecord accessed = session.record().withLastAccessTime(clock().instant());
 
-        assertEquals(Outcome.TOUCHED, store().touch(loaded, accessed).outcome());
-        LoadedSession reloaded = store().load(loaded.record().id()).orElseThrow();
-        assertEquals(accessed, reloaded.record().lastAccessTime());
-        assertEquals(Map.of("cart", "book"), reloaded.record().attributes());
+        assertEquals(SaveResult.TOUCHED, store().save(session, accessed));
+        StoredSession reloaded = load(session.record().id());
+        assertEquals(accessed.lastAccessTime(), reloaded.record().lastAccessTime());
+        assertEquals(Map.of("cart", "book"), TestStores.attributesOf(reloaded));
     }
 
     @Test
     void deleteRemovesTheSessionAndItsIndexEntry() {
-        String principal = newPrincipal();
-        SessionRecord session = newSession().principal(principal).build();
-        store().create(session);
-        assertEquals(1, store().findByPrincipal(principal).size());
+        String user = newUser();
+        StoredSession session = create(store(), Map.of(), user);
+        assertEquals(1, store().findByUser(user).size());
 
-        assertTrue(store().delete(session.id()));
-        assertTrue(store().load(session.id()).isEmpty());
-        assertTrue(rawCells(store(), session.id()).isEmpty());
-        assertTrue(store().findByPrincipal(principal).isEmpty());
-        assertFalse(store().delete(session.id()));
+        assertTrue(store().delete(session.record().id()));
+        assertTrue(store().load(session.record().id()).isEmpty());
+        assertTrue(rawCells(store(), session.record().id()).isEmpty());
+        assertTrue(store().findByUser(user).isEmpty());
+        assertFalse(store().delete(session.record().id()));
     }
 
     @Test
-    void saveAfterDeleteDoesNotBringTheSessionBack() {
-        LoadedSession loaded = store().create(newSession().build());
-        store().delete(loaded.record().id());
+    void aSaveAfterDeleteDoesNotBringTheSessionBack() {
+        StoredSession session = create(store(), Map.of());
+        store().delete(session.record().id());
+        session.attributes().put("late", "write");
 
-        SaveResult result = store().save(loaded, loaded.record().toBuilder().attribute("late", "write").build());
-        assertEquals(Outcome.GONE, result.outcome());
-        assertTrue(rawCells(store(), loaded.record().id()).isEmpty());
+        assertEquals(SaveResult.GONE, store().save(session, session.record()));
+        assertTrue(rawCells(store(), session.record().id()).isEmpty());
     }
 
     @Test
     void changeIdMovesTheSessionAndDeletesTheOldRow() {
-        String principal = newPrincipal();
-        LoadedSession loaded = store().create(newSession().principal(principal).attribute("cart", "book").build());
-        String newId = newSession().build().id();
-        SessionRecord current = loaded.record().toBuilder().attribute("step", "login").build();
+        String user = newUser();
+        StoredSession session = create(store(), Map.of("cart", "book"), user);
+        String oldId = session.record().id();
+        String newId = newRecord(HALF_AN_HOUR).id();
+        session.attributes().put("step", "login");
 
-        LoadedSession moved = store().changeId(loaded, current, newId);
-        assertEquals(newId, moved.record().id());
-        assertTrue(store().load(loaded.record().id()).isEmpty());
-        assertTrue(rawCells(store(), loaded.record().id()).isEmpty());
-        SessionRecord reloaded = store().load(newId).orElseThrow().record();
-        assertEquals(Map.of("cart", "book", "step", "login"), reloaded.attributes());
-        assertEquals(loaded.record().creationTime(), reloaded.creationTime());
-        List<IndexedSession> indexed = store().findByPrincipal(principal);
-        assertEquals(1, indexed.size());
-        assertEquals(SessionKey.forNewSession(store().keyScope(), newId).hex(), indexed.get(0).sessionKeyHex());
+        assertEquals(SaveResult.WRITTEN, store().changeId(session, session.record(), newId));
+        assertEquals(newId, session.record().id());
+        assertTrue(store().load(oldId).isEmpty());
+        assertTrue(rawCells(store(), oldId).isEmpty());
+        StoredSession reloaded = load(newId);
+        assertEquals(Map.of("cart", "book", "step", "login"), TestStores.attributesOf(reloaded));
+        List<IndexedSession> indexed = store().findByUser(user);
+        assertEquals(List.of(SessionKey.forNewSession(store().keyScope(), newId).hex()),
+                indexed.stream().map(IndexedSession::sessionKeyHex).toList());
+    }
+
+    /** Issue #10 item 5: rotating the id of a session revoked meanwhile does not resurrect it under the new id. */
+    @Test
+    void changeIdOfASessionRevokedMeanwhileBringsNothingBack() {
+        String user = newUser();
+        StoredSession session = create(store(), Map.of("cart", "book"), user);
+        assertEquals(1, store().revokeAll(user));
+        String newId = newRecord(HALF_AN_HOUR).id();
+
+        assertEquals(SaveResult.GONE, store().changeId(session, session.record(), newId));
+        assertTrue(store().load(newId).isEmpty());
+        assertTrue(rawCells(store(), newId).isEmpty());
+        assertTrue(store().findByUser(user).isEmpty());
+    }
+
+    @Test
+    void changeIdCarriesOverWhatAnotherRequestWroteMeanwhile() {
+        StoredSession session = create(store(), Map.of("cart", "book"));
+        StoredSession otherTab = load(session.record().id());
+        otherTab.attributes().put("theme", "dark");
+        store().save(otherTab, otherTab.record());
+        String newId = newRecord(HALF_AN_HOUR).id();
+
+        assertEquals(SaveResult.WRITTEN, store().changeId(session, session.record(), newId));
+        assertEquals(Map.of("cart", "book", "theme", "dark"), TestStores.attributesOf(load(newId)));
     }
 
     @Test
     void changeIdToATakenIdFailsAndKeepsBothSessions() {
-        LoadedSession first = store().create(newSession().attribute("who", "first").build());
-        LoadedSession second = store().create(newSession().attribute("who", "second").build());
+        StoredSession first = create(store(), Map.of("who", "first"));
+        StoredSession second = create(store(), Map.of("who", "second"));
+        String firstId = first.record().id();
 
         assertThrows(SessionAlreadyExistsException.class,
                 () -> store().changeId(first, first.record(), second.record().id()));
-        assertEquals("first", store().load(first.record().id()).orElseThrow().record().attributes().get("who"));
-        assertEquals("second", store().load(second.record().id()).orElseThrow().record().attributes().get("who"));
+        assertEquals("first", load(firstId).attributes().get("who"));
+        assertEquals("second", load(second.record().id()).attributes().get("who"));
     }
 
     @Test
     void concurrentSavesOfDifferentAttributesBothSurvive() {
-        String id = store().create(newSession().attribute("base", 0).build()).record().id();
-        LoadedSession tabA = store().load(id).orElseThrow();
-        LoadedSession tabB = store().load(id).orElseThrow();
+        String id = create(store(), Map.of("base", 0)).record().id();
+        StoredSession tabA = load(id);
+        StoredSession tabB = load(id);
+        tabA.attributes().put("a", "A");
+        tabB.attributes().put("b", "B");
 
-        assertEquals(Outcome.WRITTEN, store().save(tabA, tabA.record().toBuilder().attribute("a", "A").build()).outcome());
-        SaveResult second = store().save(tabB, tabB.record().toBuilder().attribute("b", "B").build());
-        assertEquals(Outcome.MERGED, second.outcome());
+        assertEquals(SaveResult.WRITTEN, store().save(tabA, tabA.record()));
+        assertEquals(SaveResult.MERGED, store().save(tabB, tabB.record()));
         Map<String, Object> expected = Map.of("base", 0, "a", "A", "b", "B");
-        assertEquals(expected, second.session().orElseThrow().record().attributes());
-        assertEquals(expected, store().load(id).orElseThrow().record().attributes());
+        assertEquals(expected, TestStores.attributesOf(tabB));
+        assertEquals(expected, TestStores.attributesOf(load(id)));
+    }
+
+    /** Issue #10 item 4: a request that only read an attribute never writes it back over another's change. */
+    @Test
+    void aMergeNeverRevertsAnAttributeThisRequestOnlyRead() {
+        String id = create(store(), Map.of("prefs", new java.util.HashMap<>(Map.of("theme", 1)), "cart", "book")).record().id();
+        StoredSession reader = load(id);
+        assertEquals(Map.of("theme", 1), reader.attributes().get("prefs"));
+        StoredSession writer = load(id);
+        writer.attributes().put("prefs", new java.util.HashMap<>(Map.of("theme", 99)));
+        store().save(writer, writer.record());
+        reader.attributes().put("cart", "pen");
+
+        assertEquals(SaveResult.MERGED, store().save(reader, reader.record()));
+        assertEquals(Map.of("theme", 99), load(id).attributes().get("prefs"));
+        assertEquals("pen", load(id).attributes().get("cart"));
     }
 
     @Test
-    void findByPrincipalListsLiveSessionsNewestFirst() {
-        String principal = newPrincipal();
-        SessionRecord older = newSession().principal(principal).build();
-        store().create(older);
+    void findByUserListsLiveSessionsNewestFirst() {
+        String user = newUser();
+        StoredSession older = create(store(), Map.of(), user);
         clock().advance(Duration.ofSeconds(5));
-        SessionRecord newer = newSession().principal(principal).build();
-        store().create(newer);
-        SessionRecord expiring = newSession().principal(principal).maxInactiveInterval(Duration.ofSeconds(10)).build();
-        store().create(expiring);
+        StoredSession newer = create(store(), Map.of(), user);
+        StoredSession expiring = store().newSession(newRecord(Duration.ofSeconds(10)).withLogin(login(user)), false);
+        store().save(expiring, expiring.record());
         clock().advance(Duration.ofSeconds(11));
 
-        List<IndexedSession> found = store().findByPrincipal(principal);
-        assertEquals(List.of(SessionKey.forNewSession(store().keyScope(), newer.id()).hex(),
-                SessionKey.forNewSession(store().keyScope(), older.id()).hex()),
+        List<IndexedSession> found = store().findByUser(user);
+        assertEquals(List.of(SessionKey.forNewSession(store().keyScope(), newer.record().id()).hex(),
+                SessionKey.forNewSession(store().keyScope(), older.record().id()).hex()),
                 found.stream().map(IndexedSession::sessionKeyHex).toList());
-        assertEquals(newer.creationTime(), found.get(0).creationTime());
-        assertTrue(store().findByPrincipal(principal + "x").isEmpty());
+        assertEquals(newer.record().creationTime(), found.get(0).creationTime());
+        assertTrue(store().findByUser(user + "x").isEmpty());
     }
 
     @Test
     void loginAndLogoutKeepTheIndexInStep() {
-        String principal = newPrincipal();
-        LoadedSession anonymous = store().create(newSession().build());
-        SaveResult login = store().save(anonymous, anonymous.record().withPrincipal(principal));
-        assertEquals(1, store().findByPrincipal(principal).size());
+        String user = newUser();
+        StoredSession session = create(store(), Map.of());
+        store().save(session, session.record().withLogin(login(user)));
+        assertEquals(1, store().findByUser(user).size());
+        assertEquals(Optional.of(login(user)), load(session.record().id()).record().login());
 
-        LoadedSession loggedIn = login.session().orElseThrow();
-        store().save(loggedIn, loggedIn.record().withPrincipal(null));
-        assertTrue(store().findByPrincipal(principal).isEmpty());
-        assertTrue(store().load(anonymous.record().id()).orElseThrow().record().principal().isEmpty());
+        store().save(session, session.record().withLogin(null));
+        assertTrue(store().findByUser(user).isEmpty());
+        assertTrue(load(session.record().id()).record().login().isEmpty());
     }
 
     @Test
-    void revokeAllDeletesEverySessionOfThePrincipalInEveryScope() {
-        String principal = newPrincipal();
-        SessionRecord here = newSession().principal(principal).build();
-        SessionRecord there = newSession().principal(principal).build();
-        SessionRecord someoneElse = newSession().principal(newPrincipal()).build();
-        store().create(here);
-        storeInOtherScope().create(there);
-        store().create(someoneElse);
+    void revokeAllDeletesEverySessionOfTheUserInEveryScope() {
+        String user = newUser();
+        StoredSession here = create(store(), Map.of(), user);
+        StoredSession there = create(storeInOtherScope(), Map.of(), user);
+        StoredSession someoneElse = create(store(), Map.of(), newUser());
 
-        assertEquals(2, store().revokeAll(principal));
-        assertTrue(store().load(here.id()).isEmpty());
-        assertTrue(storeInOtherScope().load(there.id()).isEmpty());
-        assertTrue(store().load(someoneElse.id()).isPresent());
-        assertTrue(store().findByPrincipal(principal).isEmpty());
+        assertEquals(2, store().revokeAll(user));
+        assertTrue(store().load(here.record().id()).isEmpty());
+        assertTrue(storeInOtherScope().load(there.record().id()).isEmpty());
+        assertTrue(store().load(someoneElse.record().id()).isPresent());
+        assertTrue(store().findByUser(user).isEmpty());
     }
 
     @Test
     void scopesKeepSessionsWithTheSameIdApart() {
-        SessionRecord session = newSession().attribute("app", "shop").build();
-        store().create(session);
-        assertTrue(storeInOtherScope().load(session.id()).isEmpty());
+        StoredSession shop = create(store(), Map.of("app", "shop"));
+        String id = shop.record().id();
+        assertTrue(storeInOtherScope().load(id).isEmpty());
 
-        storeInOtherScope().create(SessionRecord.builder(session.id(), clock().instant()).attribute("app", "blog").build());
-        assertEquals("shop", store().load(session.id()).orElseThrow().record().attributes().get("app"));
-        assertEquals("blog", storeInOtherScope().load(session.id()).orElseThrow().record().attributes().get("app"));
+        StoredSession blog = storeInOtherScope().newSession(SessionRecord.created(id, clock().instant(), HALF_AN_HOUR),
+                false);
+        blog.attributes().put("app", "blog");
+        storeInOtherScope().save(blog, blog.record());
+        assertEquals("shop", load(id).attributes().get("app"));
+        assertEquals("blog", storeInOtherScope().load(id).orElseThrow().attributes().get("app"));
+    }
+
+    @Test
+    void saveWholeWritesAStateItDidNotReadButNeverResurrects() {
+        SessionRecord record = newRecord(HALF_AN_HOUR);
+        assertEquals(SaveResult.WRITTEN, store().saveWhole(record, Map.of("cart", "book"), false));
+        assertEquals(SaveResult.WRITTEN, store().saveWhole(record, Map.of("cart", "pen", "x", 1), true));
+        assertEquals(Map.of("cart", "pen", "x", 1), TestStores.attributesOf(load(record.id())));
+        assertEquals(SaveResult.UNCHANGED, store().saveWhole(record, Map.of("cart", "pen", "x", 1), true));
+
+        store().delete(record.id());
+        assertEquals(SaveResult.GONE, store().saveWhole(record, Map.of("cart", "pen"), true));
+        assertTrue(rawCells(store(), record.id()).isEmpty());
     }
 
     @Test
     void countersCountWhatHappened() {
         StoreCounters before = store().counters();
-        LoadedSession loaded = store().create(newSession().attribute("a", 1).build());
-        store().load(loaded.record().id());
-        store().load(newSession().build().id());
-        store().save(loaded, loaded.record().toBuilder().attribute("a", 2).build());
-        store().delete(loaded.record().id());
+        StoredSession session = create(store(), Map.of("a", 1));
+        load(session.record().id());
+        store().load(TestStores.newId());
+        session.attributes().put("a", 2);
+        store().save(session, session.record());
+        store().delete(session.record().id());
 
         StoreCounters after = store().counters();
-        assertEquals(1, after.creates() - before.creates());
-        assertEquals(2, after.loads() - before.loads());
-        assertEquals(1, after.loadMisses() - before.loadMisses());
-        assertEquals(1, after.fullWrites() - before.fullWrites());
-        assertEquals(1, after.deletes() - before.deletes());
-        assertTrue(after.bytesWritten() > before.bytesWritten());
+        assertEquals(1, after.get(StoreCounter.CREATES) - before.get(StoreCounter.CREATES));
+        assertEquals(2, after.get(StoreCounter.LOADS) - before.get(StoreCounter.LOADS));
+        assertEquals(1, after.get(StoreCounter.LOAD_MISSES) - before.get(StoreCounter.LOAD_MISSES));
+        assertEquals(1, after.get(StoreCounter.FULL_WRITES) - before.get(StoreCounter.FULL_WRITES));
+        assertEquals(1, after.get(StoreCounter.DELETES) - before.get(StoreCounter.DELETES));
+        assertTrue(after.get(StoreCounter.BYTES_WRITTEN) > before.get(StoreCounter.BYTES_WRITTEN));
     }
 
-    /** Issue #3, point 1: every operation round-trips, and no raw session id is stored anywhere. */
+    /** Every operation round-trips, and no raw session id is stored anywhere. */
     @Test
     void everyOperationRoundTripsAndNoRawIdIsStoredAnywhere() {
-        String principal = newPrincipal();
-        LoadedSession created = store().create(newSession().principal(principal).attribute("cart", "book").build());
-        String id = created.record().id();
-        LoadedSession loaded = store().load(id).orElseThrow();
-        LoadedSession saved = store().save(loaded, loaded.record().toBuilder().attribute("cart", "pen").build())
-                .session().orElseThrow();
+        String user = newUser();
+        StoredSession session = create(store(), Map.of("cart", "book"), user);
+        StoredSession loaded = load(session.record().id());
+        loaded.attributes().put("cart", "pen");
+        store().save(loaded, loaded.record());
         clock().advance(Duration.ofSeconds(61));
-        LoadedSession touched = store().touch(saved, clock().instant()).session().orElseThrow();
-        String movedId = newSession().build().id();
-        store().changeId(touched, touched.record(), movedId);
-        assertEquals(1, store().findByPrincipal(principal).size());
-        storeInOtherScope().create(newSession().principal(principal).build());
-        String deletedId = store().create(newSession().build()).record().id();
+        store().save(loaded, loaded.record().withLastAccessTime(clock().instant()));
+        String movedId = newRecord(HALF_AN_HOUR).id();
+        store().changeId(loaded, loaded.record(), movedId);
+        assertEquals(1, store().findByUser(user).size());
+        create(storeInOtherScope(), Map.of(), user);
+        String deletedId = create(store(), Map.of()).record().id();
         assertTrue(store().delete(deletedId));
-        assertEquals("pen", store().load(movedId).orElseThrow().record().attributes().get("cart"));
-        assertTrue(store().exists(movedId));
-        store().create(newSession().principal(newPrincipal()).attribute("left", "behind").build());
+        assertEquals("pen", load(movedId).attributes().get("cart"));
+        create(store(), Map.of("left", "behind"), newUser());
 
         List<byte[]> stored = everyStoredByteArray();
         assertFalse(stored.isEmpty());
@@ -331,9 +411,12 @@ public abstract class AbstractSessionStoreContractTest {
 
     @Test
     void versionsIncreaseWithEveryWrite() {
-        LoadedSession v1 = store().create(newSession().build());
-        LoadedSession v2 = store().save(v1, v1.record().toBuilder().attribute("a", 1).build()).session().orElseThrow();
-        assertNotEquals(v1.version(), v2.version());
-        assertArrayEquals(Bytes.toBytes(v2.version()), rawCells(store(), v1.record().id()).get("ver"));
+        StoredSession session = create(store(), Map.of());
+        byte[] first = rawCells(store(), session.record().id()).get("ver");
+        session.attributes().put("a", 1);
+        store().save(session, session.record());
+        byte[] second = rawCells(store(), session.record().id()).get("ver");
+        assertNotEquals(Bytes.toLong(first), Bytes.toLong(second));
+        assertArrayEquals(Bytes.toBytes(Bytes.toLong(first) + 1), second);
     }
 }

@@ -7,11 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.store.SaveResult.Outcome;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Issue #3, point 3: idle expiry is decided in code, HBase's cell TTL only drops the bytes later. */
+/** HBase's TTL replaces the reaper; the store's own check decides expiry to the millisecond. */
 @ExtendWith(HBaseExtension.class)
 class ExpiryTest {
 
@@ -44,24 +45,35 @@ class ExpiryTest {
     }
 
     private Result rawRow(String sessionId) {
-        return hbase.row(settings.table(), TestStores.rowKey(settings.keyScope(), sessionId));
+        return hbase.row(settings.get(Setting.TABLE), TestStores.rowKey("/shop", sessionId));
     }
 
     @Test
-    void idleExpiredSessionIsAbsentAlthoughHBaseStillHoldsIt() {
+    void anIdleExpiredSessionIsAbsentAlthoughHBaseStillHoldsIt() {
         MutableClock clock = new MutableClock(TestStores.START);
-        try (SessionStore store = SessionStores.open(settings, clock)) {
-            SessionRecord session = SessionRecord.builder(TestStores.newId(), clock.instant())
-                    .maxInactiveInterval(Duration.ofMinutes(30)).attribute("cart", "book").build();
-            store.create(session);
+        try (SessionStore store = TestStores.open(settings, clock)) {
+            String id = TestStores.create(store, clock.instant(), Duration.ofMinutes(30), Map.of("cart", "book"))
+                    .record().id();
 
             clock.advance(Duration.ofMinutes(30).minusMillis(1));
-            assertTrue(store.load(session.id()).isPresent());
+            assertTrue(store.load(id).isPresent());
             clock.advance(Duration.ofMillis(1));
-            assertTrue(store.load(session.id()).isEmpty());
-            assertFalse(store.exists(session.id()));
-            assertEquals(1, store.counters().expiredOnLoad());
-            assertFalse(rawRow(session.id()).isEmpty(), "HBase still holds the row: the cell TTL has not passed");
+            assertTrue(store.load(id).isEmpty());
+            assertEquals(Set.of(), store.liveAmong(List.of(id)));
+            assertEquals(1, store.counters().get(StoreCounter.EXPIRED_ON_LOAD));
+            assertFalse(rawRow(id).isEmpty(), "HBase still holds the row: the cell TTL has not passed");
+        }
+    }
+
+    @Test
+    void aSessionThatNeverIdlesEndsAtItsMaximumLifetime() {
+        MutableClock clock = new MutableClock(TestStores.START);
+        try (SessionStore store = TestStores.open(settings, clock)) {
+            String id = TestStores.create(store, clock.instant(), Duration.ZERO, Map.of("cart", "book")).record().id();
+            clock.advance(Duration.ofDays(7).minusMillis(1));
+            assertTrue(store.load(id).isPresent());
+            clock.advance(Duration.ofMillis(1));
+            assertTrue(store.load(id).isEmpty());
         }
     }
 
@@ -69,16 +81,14 @@ class ExpiryTest {
     void cellsAreGoneFromARawGetOnceTheCellTtlPasses() throws Exception {
         MutationRecorder recorder = new MutationRecorder();
         try (SessionStore store = TestStores.open(settings, Clock.systemUTC(), recorder)) {
-            SessionRecord session = SessionRecord.builder(TestStores.newId(), Clock.systemUTC().instant())
-                    .maxInactiveInterval(TWO_SECONDS).attribute("cart", "book").build();
             long writtenNanos = System.nanoTime();
-            store.create(session);
+            String id = TestStores.create(store, Instant.now(), TWO_SECONDS, Map.of("cart", "book")).record().id();
             assertEquals(TWO_SECOND_SESSION_CELL_TTL_MILLIS, recorder.all().get(0).ttlMillis());
 
             Thread.sleep(TWO_SECOND_SESSION_CELL_TTL_MILLIS - 1_000);
-            assertTrue(store.load(session.id()).isEmpty(), "idle for over 2 s: expired in code");
-            assertFalse(rawRow(session.id()).isEmpty(), "before the cell TTL HBase still returns the cells");
-            long goneAfterMillis = millisUntilGone(session.id(), writtenNanos);
+            assertTrue(store.load(id).isEmpty(), "idle for over 2 s: expired in code");
+            assertFalse(rawRow(id).isEmpty(), "before the cell TTL HBase still returns the cells");
+            long goneAfterMillis = millisUntilGone(id, writtenNanos);
             System.out.println("cells of a 2 s session vanished from Get " + goneAfterMillis + " ms after the write");
             assertTrue(goneAfterMillis >= TWO_SECOND_SESSION_CELL_TTL_MILLIS - 1_000, goneAfterMillis + " ms");
         }
@@ -94,33 +104,32 @@ class ExpiryTest {
     }
 
     /**
-     * The trap of a design that rewrites only a last-seen cell: every other cell dies by its TTL while
-     * the user is active. The probe cell written once beside the session shows the TTL really bites;
-     * the session, touched every second for over five idle timeouts, keeps every attribute.
+     * The trap of a design that rewrites only a last-seen cell: every other cell dies by its TTL while the
+     * user is active. The probe cell written once beside the session shows the TTL really bites; the
+     * session, touched every second for over five idle timeouts, keeps every attribute.
      */
     @Test
-    void sessionTouchedEverySecondForFiveIdleTimeoutsKeepsEveryAttribute() throws Exception {
-        try (SessionStore store = SessionStores.open(settings)) {
+    void aSessionTouchedEverySecondForFiveIdleTimeoutsKeepsEveryAttribute() throws Exception {
+        try (SessionStore store = TestStores.open(settings)) {
             Map<String, Object> attributes = Map.of("user", "alice", "cart", List.of("book", "pen"), "visits", 7);
-            SessionRecord session = SessionRecord.builder(TestStores.newId(), Clock.systemUTC().instant())
-                    .maxInactiveInterval(TWO_SECONDS).attributes(attributes).build();
-            LoadedSession loaded = store.create(session);
+            StoredSession session = TestStores.create(store, Instant.now(), TWO_SECONDS, attributes);
+            String id = session.record().id();
             byte[] probe = Bytes.toBytes("probe");
-            Put probeCell = new Put(TestStores.rowKey(settings.keyScope(), session.id()))
-                    .addColumn(SessionTable.FAMILY, probe, Bytes.toBytes("written once"));
+            Put probeCell = new Put(TestStores.rowKey("/shop", id))
+                    .addColumn(HBaseSessionRows.FAMILY, probe, Bytes.toBytes("written once"));
             probeCell.setTTL(TWO_SECOND_SESSION_CELL_TTL_MILLIS);
-            hbase.put(settings.table(), probeCell);
+            hbase.put(settings.get(Setting.TABLE), probeCell);
 
             for (int second = 1; second <= 11; second++) {
                 Thread.sleep(1_000);
-                loaded = store.load(session.id()).orElseThrow(() -> new AssertionError("session lost while active"));
-                assertEquals(Outcome.TOUCHED, store.touch(loaded, Clock.systemUTC().instant()).outcome());
+                StoredSession loaded = store.load(id).orElseThrow(() -> new AssertionError("session lost while active"));
+                assertEquals(SaveResult.TOUCHED, store.save(loaded, loaded.record().withLastAccessTime(Instant.now())));
             }
 
-            assertEquals(attributes, store.load(session.id()).orElseThrow().record().attributes());
-            Result row = rawRow(session.id());
-            assertTrue(row.containsColumn(SessionTable.FAMILY, SessionTable.STATE));
-            assertFalse(row.containsColumn(SessionTable.FAMILY, probe), "a cell written once is gone by its TTL");
+            assertEquals(attributes, TestStores.attributesOf(store.load(id).orElseThrow()));
+            Result row = rawRow(id);
+            assertTrue(row.containsColumn(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE));
+            assertFalse(row.containsColumn(HBaseSessionRows.FAMILY, probe), "a cell written once is gone by its TTL");
         }
     }
 
@@ -132,18 +141,14 @@ class ExpiryTest {
     void shorteningTheIdleTimeoutNeverBringsAnOlderStateBack() throws Exception {
         MutationRecorder recorder = new MutationRecorder();
         try (SessionStore store = TestStores.open(settings, Clock.systemUTC(), recorder)) {
-            SessionRecord session = SessionRecord.builder(TestStores.newId(), Clock.systemUTC().instant())
-                    .maxInactiveInterval(Duration.ofMinutes(30)).attribute("cart", "book").build();
-            LoadedSession loaded = store.create(session);
-            SessionRecord shortened = loaded.record().toBuilder().maxInactiveInterval(TWO_SECONDS)
-                    .lastAccessTime(Clock.systemUTC().instant()).build();
-            assertEquals(Outcome.WRITTEN, store.save(loaded, shortened).outcome());
+            StoredSession session = TestStores.create(store, Instant.now(), Duration.ofMinutes(30), Map.of("cart", "book"));
+            SessionRecord shortened = session.record().withMaxInactiveInterval(TWO_SECONDS).withLastAccessTime(Instant.now());
+            assertEquals(SaveResult.WRITTEN, store.save(session, shortened));
             long firstTtl = recorder.all().get(0).ttlMillis();
             assertEquals(firstTtl, recorder.all().get(1).ttlMillis(), "the cell TTL never shrinks");
 
             Thread.sleep(TWO_SECOND_SESSION_CELL_TTL_MILLIS + 500);
-            assertTrue(store.load(session.id()).isEmpty(), "idle past its 2 s timeout");
-            assertFalse(store.exists(session.id()));
+            assertTrue(store.load(session.record().id()).isEmpty(), "idle past its 2 s timeout");
         }
     }
 }

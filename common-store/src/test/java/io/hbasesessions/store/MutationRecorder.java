@@ -22,7 +22,7 @@ import org.apache.hadoop.hbase.client.RowMutations;
  * client is recorded (table, kind, durability, TTL) and then sent on to the real server unchanged.
  * What a test sees is what HBase was asked to do, not a model of it.
  */
-final class MutationRecorder implements HBaseSessionStore.TableView {
+final class MutationRecorder implements HBaseSessions.TableView {
 
     /** One mutation as the store handed it over. */
     record Recorded(String table, Mutation mutation) {

@@ -15,118 +15,247 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Function;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The attribute values that break naive Kryo setups on JDK 17, through both codecs. */
+/**
+ * Both codecs keep every attribute's object graph whole: shared references, JDK wrappers and the
+ * collections they wrap, dynamic proxies whose interfaces only the web application sees, classes with
+ * their own serialization hooks (issue #10 item 3).
+ */
 class SessionCodecTest {
 
     private final ClassLoader testLoader = getClass().getClassLoader();
 
+    private SessionCodec codec(SerializerKind kind) {
+        return SessionCodec.of(kind, testLoader);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T roundTrip(SessionCodec codec, T value) {
+        return (T) codec.decode(codec.encode(value));
+    }
+
     @ParameterizedTest
     @EnumSource(SerializerKind.class)
-    void roundTripsJdkValuesKryoGetsWrongByDefault(SerializerKind kind) {
-        SessionCodec codec = SessionCodec.of(kind);
+    void jdkValuesRoundTrip(SerializerKind kind) {
         List<Object> values = List.of(
                 UUID.randomUUID(),
                 Collections.unmodifiableMap(new HashMap<>(Map.of("a", 1))),
                 Collections.unmodifiableList(new ArrayList<>(List.of("x", "y"))),
                 Collections.synchronizedMap(new TreeMap<>(Map.of("k", "v"))),
+                Collections.checkedList(new ArrayList<>(List.of("c")), String.class),
                 Collections.unmodifiableSet(Set.of(1, 2, 3)),
                 List.of("immutable", "list"),
                 Map.of("immutable", "map"),
                 Arrays.asList(1, 2, 3),
+                EnumSet.of(Size.SMALL, Size.LARGE),
+                new EnumMap<>(Map.of(Size.SMALL, "s")),
                 Instant.parse("2026-11-30T07:00:00Z"),
-                new LinkedHashMap<>(Map.of("ordered", List.of(1L, 2L))));
+                new LinkedHashMap<>(Map.of("ordered", List.of(1L, 2L))),
+                new Point(3, 4),
+                Size.LARGE);
         for (Object value : values) {
-            Object copy = codec.decode(codec.encode(value), testLoader);
-            assertEquals(value, copy, () -> kind + " changed a " + value.getClass().getName());
+            assertEquals(value, roundTrip(codec(kind), value), () -> kind + " changed a " + value.getClass().getName());
+        }
+    }
+
+    /** The bug issue #10 found: the view and its list came back as two unrelated lists under Kryo. */
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void aWrapperAndTheCollectionItWrapsStayOneCollection(SerializerKind kind) {
+        ArrayList<String> items = new ArrayList<>(List.of("book"));
+        Basket basket = new Basket(items, Collections.unmodifiableList(items), Collections.synchronizedList(items),
+                Collections.checkedList(items, String.class));
+
+        Basket copy = roundTrip(codec(kind), basket);
+        copy.items.add("pen");
+        assertEquals(List.of("book", "pen"), copy.view);
+        assertEquals(List.of("book", "pen"), copy.synchronizedView);
+        assertEquals(List.of("book", "pen"), copy.checkedView);
+    }
+
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void mapWrappersShareTheirMapToo(SerializerKind kind) {
+        HashMap<String, Integer> counts = new HashMap<>(Map.of("a", 1));
+        List<Map<String, Integer>> holder = new ArrayList<>(List.of(counts, Collections.unmodifiableMap(counts)));
+
+        List<Map<String, Integer>> copy = roundTrip(codec(kind), holder);
+        copy.get(0).put("b", 2);
+        assertEquals(Map.of("a", 1, "b", 2), copy.get(1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void sharedReferencesInsideOneValueStayShared(SerializerKind kind) {
+        ArrayList<Object> shared = new ArrayList<>(List.of("item"));
+        List<List<Object>> twice = new ArrayList<>(List.of(shared, shared, List.of(shared)));
+        List<List<Object>> copy = roundTrip(codec(kind), twice);
+        assertSame(copy.get(0), copy.get(1));
+        assertSame(copy.get(0), ((List<?>) copy.get(2)).get(0));
+    }
+
+    /** Objects referenced from inside and outside a class with its own readObject stay one object. */
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void customHooksRunAndTheObjectsTheyHoldStayShared(SerializerKind kind) {
+        ArrayList<String> tags = new ArrayList<>(List.of("a"));
+        RebuildsTransientState hooked = new RebuildsTransientState("hello", tags);
+        List<Object> holder = new ArrayList<>(List.of(hooked, tags));
+
+        List<Object> copy = roundTrip(codec(kind), holder);
+        RebuildsTransientState hookedCopy = (RebuildsTransientState) copy.get(0);
+        assertEquals(5, hookedCopy.cachedLength, "readObject must have run and rebuilt the transient field");
+        assertSame(hookedCopy.tags, copy.get(1));
+    }
+
+    /** A child pointing back at its parent that has its own readObject: written wholly with Java semantics. */
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void aCycleThroughAClassWithHooksComesBackWhole(SerializerKind kind) {
+        Parent parent = new Parent("root");
+        parent.children.add(new Child(parent));
+
+        Parent copy = roundTrip(codec(kind), parent);
+        assertSame(copy, copy.children.get(0).parent);
+        assertEquals(4, copy.nameLength);
+    }
+
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void aProxyWhoseInterfaceOnlyTheWebappSeesRoundTrips(SerializerKind kind, @TempDir Path work) throws Exception {
+        try (URLClassLoader war = WarClassLoaderFixture.warLoader(work)) {
+            SessionCodec codec = SessionCodec.of(kind, war);
+            Object greeter = WarClassLoaderFixture.newGreeterProxy(war, "Hello");
+            List<Object> twice = new ArrayList<>(List.of(greeter, greeter));
+
+            List<Object> copy = roundTrip(codec, twice);
+            assertEquals("Hello, Ada", WarClassLoaderFixture.greet(copy.get(0), "Ada"));
+            assertSame(copy.get(0), copy.get(1));
+            assertSame(war, copy.get(0).getClass().getInterfaces()[0].getClassLoader());
         }
     }
 
     @ParameterizedTest
     @EnumSource(SerializerKind.class)
+    void hashCollectionsOfEnumsAndRecordsRoundTrip(SerializerKind kind) {
+        HashSet<Size> sizes = new HashSet<>(EnumSet.allOf(Size.class));
+        HashMap<Point, Size> placed = new HashMap<>(Map.of(new Point(1, 2), Size.SMALL, new Point(3, 4), Size.LARGE));
+        assertEquals(sizes, roundTrip(codec(kind), sizes));
+        assertEquals(placed, roundTrip(codec(kind), placed));
+        assertSame(Size.LARGE, roundTrip(codec(kind), Size.LARGE), "an enum constant with a body stays the constant");
+    }
+
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
     void classWithoutNoArgConstructorRoundTrips(SerializerKind kind) {
-        SessionCodec codec = SessionCodec.of(kind);
-        NoDefaultConstructor value = new NoDefaultConstructor("cart", 3);
-        NoDefaultConstructor copy = (NoDefaultConstructor) codec.decode(codec.encode(value), testLoader);
+        NoDefaultConstructor copy = roundTrip(codec(kind), new NoDefaultConstructor("cart", 3));
         assertEquals("cart", copy.name);
         assertEquals(3, copy.count);
     }
 
     @ParameterizedTest
     @EnumSource(SerializerKind.class)
-    void customSerializationHooksRunSoTransientStateComesBack(SerializerKind kind) {
-        SessionCodec codec = SessionCodec.of(kind);
-        RebuildsTransientState copy = (RebuildsTransientState) codec.decode(
-                codec.encode(new RebuildsTransientState("hello")), testLoader);
-        assertEquals("hello", copy.text);
-        assertEquals(5, copy.cachedLength, "readObject must have run and rebuilt the transient field");
-    }
+    void classOnlyInTheWebappsLoaderRoundTripsAndFailsClearlyWithoutIt(SerializerKind kind, @TempDir Path work)
+            throws Exception {
+        try (URLClassLoader war = WarClassLoaderFixture.warLoader(work)) {
+            byte[] bytes = SessionCodec.of(kind, war).encode(WarClassLoaderFixture.newCartItem(war, "book", 2));
 
-    @ParameterizedTest
-    @EnumSource(SerializerKind.class)
-    void sharedReferencesInsideOneValueStayShared(SerializerKind kind) {
-        SessionCodec codec = SessionCodec.of(kind);
-        ArrayList<Object> shared = new ArrayList<>(List.of("item"));
-        List<List<Object>> twice = new ArrayList<>(List.of(shared, shared));
-        @SuppressWarnings("unchecked")
-        List<List<Object>> copy = (List<List<Object>>) codec.decode(codec.encode(twice), testLoader);
-        assertSame(copy.get(0), copy.get(1));
-    }
-
-    @ParameterizedTest
-    @EnumSource(SerializerKind.class)
-    void classOnlyInASeparateLoaderRoundTripsWithThatLoaderAndFailsClearlyWithout(SerializerKind kind,
-            @TempDir Path work) throws Exception {
-        SessionCodec codec = SessionCodec.of(kind);
-        try (URLClassLoader war = WarClassLoaderFixture.cartItemLoader(work)) {
-            Object item = WarClassLoaderFixture.newCartItem(war, "book", 2);
-            byte[] bytes = codec.encode(item);
-
-            Object copy = codec.decode(bytes, war);
+            Object copy = SessionCodec.of(kind, war).decode(bytes);
             assertSame(war, copy.getClass().getClassLoader());
             assertEquals("book x2", copy.toString());
 
-            CodecException missing = assertThrows(CodecException.class, () -> codec.decode(bytes, testLoader));
+            CodecException missing = assertThrows(CodecException.class, () -> codec(kind).decode(bytes));
             assertTrue(missing.getMessage().contains("war.CartItem"), missing.getMessage());
         }
     }
 
     @ParameterizedTest
     @EnumSource(SerializerKind.class)
-    void valueHoldingAThreadCannotBeSerialized(SerializerKind kind) {
-        SessionCodec codec = SessionCodec.of(kind);
-        assertThrows(CodecException.class, () -> codec.encode(new HoldsThread()));
-    }
-
-    @ParameterizedTest
-    @EnumSource(SerializerKind.class)
-    void garbageBytesFailAsCodecException(SerializerKind kind) {
-        SessionCodec codec = SessionCodec.of(kind);
-        assertThrows(CodecException.class, () -> codec.decode(new byte[] {(byte) 0xff, 0x13, 0x7f, 0, 1}, testLoader));
-    }
-
-    @ParameterizedTest
-    @EnumSource(SerializerKind.class)
-    void kryoInstancesAreNotSharedAcrossClassLoaders(SerializerKind kind, @TempDir Path work) throws Exception {
-        SessionCodec codec = SessionCodec.of(kind);
-        try (URLClassLoader first = WarClassLoaderFixture.cartItemLoader(work.resolve("a"));
-                URLClassLoader redeployed = WarClassLoaderFixture.cartItemLoader(work.resolve("b"))) {
-            byte[] bytes = codec.encode(WarClassLoaderFixture.newCartItem(first, "pen", 1));
-            assertSame(first, codec.decode(bytes, first).getClass().getClassLoader());
-            Object afterRedeploy = codec.decode(bytes, redeployed);
+    void aRedeployedWebappGetsItsOwnClasses(SerializerKind kind, @TempDir Path work) throws Exception {
+        try (URLClassLoader first = WarClassLoaderFixture.warLoader(work.resolve("a"));
+                URLClassLoader redeployed = WarClassLoaderFixture.warLoader(work.resolve("b"))) {
+            byte[] bytes = SessionCodec.of(kind, first).encode(WarClassLoaderFixture.newCartItem(first, "pen", 1));
+            Object afterRedeploy = SessionCodec.of(kind, redeployed).decode(bytes);
             assertSame(redeployed, afterRedeploy.getClass().getClassLoader());
             assertNotSame(first, afterRedeploy.getClass().getClassLoader());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void aValueHoldingAThreadCannotBeSerialized(SerializerKind kind) {
+        assertThrows(CodecException.class, () -> codec(kind).encode(new HoldsThread()));
+    }
+
+    /** Any Throwable while decoding, Errors included, is a CodecException: the caller drops that one attribute. */
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void errorsThrownWhileDecodingBecomeCodecExceptions(SerializerKind kind) {
+        SessionCodec codec = codec(kind);
+        byte[] throwsError = codec.encode(new ThrowsOnRead());
+        CodecException failure = assertThrows(CodecException.class, () -> codec.decode(throwsError));
+        assertTrue(causes(failure).anyMatch(cause -> cause instanceof StackOverflowError), failure.toString());
+        assertThrows(CodecException.class, () -> codec.decode(new byte[] {(byte) 0xff, 0x13, 0x7f, 0, 1}));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SerializerKind.class, names = "KRYO")
+    void aClaimedHugeArrayIsRefusedBeforeItIsAllocated(SerializerKind kind) {
+        SessionCodec codec = codec(kind);
+        byte[] small = codec.encode(new byte[] {1, 2, 3});
+        // Kryo writes the class (here its name, "[B", 4 bytes), a reference marker, the length + 1 as a varint,
+        // then the bytes: 0xFF 0xFF 0xFF 0xFF 0x07 claims 2^31 - 1.
+        byte[] hostile = Arrays.copyOf(small, 5 + 6);
+        System.arraycopy(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, 1}, 0, hostile, 5, 6);
+        CodecException refused = assertThrows(CodecException.class, () -> codec.decode(hostile));
+        assertTrue(refused.getMessage().contains("bytes left"), refused.getMessage());
+    }
+
+    private static java.util.stream.Stream<Throwable> causes(Throwable top) {
+        return java.util.stream.Stream.iterate(top, cause -> cause != null, Throwable::getCause);
+    }
+
+    enum Size {
+        SMALL,
+        LARGE {
+            @Override
+            public String toString() {
+                return "large";
+            }
+        }
+    }
+
+    record Point(int x, int y) implements Serializable {
+    }
+
+    static final class Basket implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final List<String> items;
+        final List<String> view;
+        final List<String> synchronizedView;
+        final Collection<String> checkedView;
+
+        Basket(List<String> items, List<String> view, List<String> synchronizedView, Collection<String> checkedView) {
+            this.items = items;
+            this.view = view;
+            this.synchronizedView = synchronizedView;
+            this.checkedView = checkedView;
         }
     }
 
@@ -144,10 +273,12 @@ class SessionCodecTest {
     static final class RebuildsTransientState implements Serializable {
         private static final long serialVersionUID = 1L;
         final String text;
+        final List<String> tags;
         transient int cachedLength;
 
-        RebuildsTransientState(String text) {
+        RebuildsTransientState(String text, List<String> tags) {
             this.text = text;
+            this.tags = tags;
             this.cachedLength = text.length();
         }
 
@@ -161,8 +292,48 @@ class SessionCodecTest {
         }
     }
 
+    static final class Parent implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final String name;
+        final List<Child> children = new ArrayList<>();
+        transient int nameLength;
+
+        Parent(String name) {
+            this.name = name;
+        }
+
+        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+            in.defaultReadObject();
+            nameLength = name.length();
+        }
+    }
+
+    static final class Child implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final Parent parent;
+
+        Child(Parent parent) {
+            this.parent = parent;
+        }
+    }
+
     static final class HoldsThread implements Serializable {
         private static final long serialVersionUID = 1L;
         final Thread worker = new Thread(() -> { });
+    }
+
+    static final class ThrowsOnRead implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private static final Function<Integer, Integer> RECURSE = new Function<>() {
+            @Override
+            public Integer apply(Integer depth) {
+                return apply(depth + 1) + 1;
+            }
+        };
+
+        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+            in.defaultReadObject();
+            RECURSE.apply(0);
+        }
     }
 }

@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -26,10 +29,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Issue #3, point 2: the schema the store creates, and what it says about tables it cannot use. */
+/** The tables' schema: created as designed, or checked with every difference and the command that fixes it. */
 @ExtendWith(HBaseExtension.class)
 class SessionTablesTest {
 
+    private static final String FAMILY_SPEC = "{NAME => 's', VERSIONS => 1, BLOOMFILTER => 'ROW', "
+            + "DATA_BLOCK_ENCODING => 'FAST_DIFF', TTL => 604800, NEW_VERSION_BEHAVIOR => 'true'}";
     private static HBaseInspector hbase;
     private static Admin admin;
 
@@ -45,14 +50,18 @@ class SessionTablesTest {
         hbase.close();
     }
 
+    private static StoreSettings.Builder tables(EmbeddedHBase server, TestNamespace namespace, String name) {
+        return TestStores.settings(server, namespace).set(Setting.TABLE, namespace.table(name))
+                .set(Setting.INDEX_TABLE, namespace.table(name + "_index"));
+    }
+
     @Test
     void createsBothTablesWithTheDesignedSchemaAndSixteenEqualRegions(EmbeddedHBase server, TestNamespace namespace)
             throws Exception {
-        StoreSettings settings = TestStores.settings(server, namespace).table(namespace.table("sessions16"))
-                .indexTable(namespace.table("user_sessions16")).regions(StoreSettings.DEFAULT_REGIONS)
-                .maxLifetimeSeconds(86_400).build();
-        try (SessionStore store = SessionStores.open(settings)) {
-            for (String table : List.of(settings.table(), settings.indexTable())) {
+        StoreSettings settings = tables(server, namespace, "sessions16").set(Setting.REGIONS, 16)
+                .set(Setting.MAX_LIFETIME_SECONDS, 86_400L).build();
+        try (SessionStore store = TestStores.open(settings)) {
+            for (String table : List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE))) {
                 TableDescriptor descriptor = admin.getDescriptor(TableName.valueOf(table));
                 assertEquals(1, descriptor.getColumnFamilyCount(), table);
                 ColumnFamilyDescriptor family = descriptor.getColumnFamily(Bytes.toBytes("s"));
@@ -60,6 +69,7 @@ class SessionTablesTest {
                 assertEquals(BloomType.ROW, family.getBloomFilterType(), table);
                 assertEquals(DataBlockEncoding.FAST_DIFF, family.getDataBlockEncoding(), table);
                 assertEquals(86_400, family.getTimeToLive(), table);
+                assertTrue(family.isNewVersionBehavior(), table);
                 assertRegionsSplitOnTheFirstByte(table, 16);
             }
         }
@@ -75,59 +85,83 @@ class SessionTablesTest {
         }
     }
 
+    /**
+     * Issue #10 item 5: a session deleted and created again under the same id in the same millisecond
+     * (an invalidation then a new login, a revocation racing a create) must be visible; without
+     * NEW_VERSION_BEHAVIOR the delete marker hides it.
+     */
+    @Test
+    void aCreateRightAfterADeleteOfTheSameRowIsVisibleEveryTime(EmbeddedHBase server, TestNamespace namespace) {
+        MutableClock frozen = new MutableClock(Instant.now());
+        try (SessionStore store = TestStores.open(tables(server, namespace, "same_ms").build(), frozen)) {
+            int invisible = 0;
+            for (int i = 0; i < 300; i++) {
+                StoredSession first = TestStores.create(store, frozen.instant(), Duration.ofMinutes(30), Map.of("n", i));
+                String id = first.record().id();
+                store.delete(id);
+                StoredSession again = store.newSession(SessionRecord.created(id, frozen.instant(), Duration.ofMinutes(30)),
+                        false);
+                again.attributes().put("n", -i);
+                store.save(again, again.record());
+                if (store.load(id).isEmpty()) {
+                    invisible++;
+                }
+            }
+            assertEquals(0, invisible, "creates hidden by a delete of the same millisecond");
+        }
+    }
+
     @Test
     void createsAMissingNamespace(EmbeddedHBase server, TestNamespace namespace) throws Exception {
         String fresh = namespace.name() + "_fresh";
-        StoreSettings settings = TestStores.settings(server, namespace).table(fresh + ":sessions")
-                .indexTable(fresh + ":user_sessions").regions(1).build();
-        try (SessionStore store = SessionStores.open(settings)) {
+        StoreSettings settings = TestStores.settings(server, namespace).set(Setting.TABLE, fresh + ":sessions")
+                .set(Setting.INDEX_TABLE, fresh + ":user_sessions").set(Setting.REGIONS, 1).build();
+        try (SessionStore store = TestStores.open(settings)) {
             assertTrue(admin.tableExists(TableName.valueOf(fresh + ":sessions")));
             assertTrue(admin.tableExists(TableName.valueOf(fresh + ":user_sessions")));
         }
     }
 
     @Test
-    void missingTableWithCreateTableOffSaysHowToCreateIt(EmbeddedHBase server, TestNamespace namespace) {
-        StoreSettings settings = TestStores.settings(server, namespace).table(namespace.table("absent"))
-                .indexTable(namespace.table("absent_index")).createTable(false).build();
+    void aMissingTableWithCreateTableOffSaysHowToCreateIt(EmbeddedHBase server, TestNamespace namespace) {
+        StoreSettings settings = tables(server, namespace, "absent").set(Setting.CREATE_TABLE, false).build();
 
-        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> SessionStores.open(settings));
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> TestStores.open(settings));
         String message = e.getMessage();
-        assertTrue(message.contains("Table '" + settings.table() + "' does not exist and createTable=false"), message);
-        assertTrue(message.contains("Table '" + settings.indexTable() + "' does not exist"), message);
-        assertTrue(message.contains("create '" + settings.table() + "', {NAME => 's', VERSIONS => 1, "
-                + "BLOOMFILTER => 'ROW', DATA_BLOCK_ENCODING => 'FAST_DIFF', TTL => 604800}, {SPLITS => [\"\\x80\"]}"), message);
+        String table = settings.get(Setting.TABLE);
+        assertTrue(message.contains("Table '" + table + "' does not exist and createTable=false"), message);
+        assertTrue(message.contains("Table '" + settings.get(Setting.INDEX_TABLE) + "' does not exist"), message);
+        assertTrue(message.contains("create '" + table + "', " + FAMILY_SPEC + ", {SPLITS => [\"\\x80\"]}"), message);
         assertTrue(message.contains("or set createTable=true"), message);
     }
 
+    /** Tables of the first release lack NEW_VERSION_BEHAVIOR: the store says so, with the alter that migrates them. */
     @Test
     void schemaDifferencesAreAllListedWithTheAlterThatFixesThem(EmbeddedHBase server, TestNamespace namespace)
             throws Exception {
-        StoreSettings settings = TestStores.settings(server, namespace).table(namespace.table("wrong"))
-                .indexTable(namespace.table("wrong_index")).build();
-        admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf(settings.table()))
+        StoreSettings settings = tables(server, namespace, "wrong").build();
+        String table = settings.get(Setting.TABLE);
+        admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf(table))
                 .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("s")).setMaxVersions(3)
                         .setBloomFilterType(BloomType.NONE).setTimeToLive(3600).build())
                 .build());
 
-        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> SessionStores.open(settings));
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> TestStores.open(settings));
         String message = e.getMessage();
         for (String expected : List.of("VERSIONS is 3, needs 1", "BLOOMFILTER is NONE, needs ROW",
                 "DATA_BLOCK_ENCODING is NONE, needs FAST_DIFF", "TTL is 3600, needs 604800",
-                "alter '" + settings.table() + "', {NAME => 's', VERSIONS => 1, BLOOMFILTER => 'ROW', "
-                        + "DATA_BLOCK_ENCODING => 'FAST_DIFF', TTL => 604800}")) {
+                "NEW_VERSION_BEHAVIOR is false, needs true", "alter '" + table + "', " + FAMILY_SPEC)) {
             assertTrue(message.contains(expected), "missing '" + expected + "' in: " + message);
         }
     }
 
     @Test
-    void tableWithoutTheFamilyIsReported(EmbeddedHBase server, TestNamespace namespace) throws Exception {
-        StoreSettings settings = TestStores.settings(server, namespace).table(namespace.table("other_family"))
-                .indexTable(namespace.table("other_family_index")).build();
-        admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf(settings.table()))
+    void aTableWithoutTheFamilyIsReported(EmbeddedHBase server, TestNamespace namespace) throws Exception {
+        StoreSettings settings = tables(server, namespace, "other_family").build();
+        admin.createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf(settings.get(Setting.TABLE)))
                 .setColumnFamily(ColumnFamilyDescriptorBuilder.of("data")).build());
 
-        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> SessionStores.open(settings));
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> TestStores.open(settings));
         assertTrue(e.getMessage().contains("it has no column family 's'"), e.getMessage());
     }
 }

@@ -8,25 +8,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** One HBase connection per configuration, shared by its stores and closed with the last of them. */
+/** One HBase connection per configuration, shared by the stores that use it, closed with the last of them. */
 @ExtendWith(HBaseExtension.class)
 class SharedConnectionsTest {
 
-    private final HBaseCalls calls = new HBaseCalls(new LongAdder());
+    private final HBaseCalls calls = new HBaseCalls(new LiveCounters());
 
     @Test
     void storesOfOneConfigurationShareAConnectionThatClosesWithTheLastOfThem(EmbeddedHBase server, TestNamespace namespace) {
         // A timeout no other test uses, so no other test's connection is in play.
-        StoreSettings settings = TestStores.settings(server, namespace).operationTimeoutMillis(4_321).build();
+        StoreSettings settings = TestStores.settings(server, namespace).set(Setting.OPERATION_TIMEOUT_MILLIS, 4_321L).build();
         SharedConnections.Lease shop = SharedConnections.acquire(settings, calls);
-        SharedConnections.Lease blog = SharedConnections.acquire(settings.toBuilder().keyScope("/blog").build(), calls);
+        SharedConnections.Lease blog = SharedConnections.acquire(settings.toBuilder().set(Setting.KEY_SCOPE, "/blog").build(),
+                calls);
         SharedConnections.Lease otherTimeout = SharedConnections.acquire(
-                settings.toBuilder().operationTimeoutMillis(4_322).build(), calls);
+                settings.toBuilder().set(Setting.OPERATION_TIMEOUT_MILLIS, 4_322L).build(), calls);
 
         assertSame(shop.connection(), blog.connection());
         assertNotSame(shop.connection(), otherTimeout.connection());
@@ -42,12 +44,11 @@ class SharedConnectionsTest {
     @Test
     void closingOneStoreLeavesTheOtherWorking(EmbeddedHBase server, TestNamespace namespace) {
         StoreSettings settings = TestStores.settings(server, namespace).build();
-        SessionStore first = SessionStores.open(settings);
-        try (SessionStore second = SessionStores.open(settings)) {
+        SessionStore first = TestStores.open(settings);
+        try (SessionStore second = TestStores.open(settings)) {
             first.close();
-            SessionRecord session = SessionRecord.builder(TestStores.newId(), Instant.now()).build();
-            second.create(session);
-            assertTrue(second.load(session.id()).isPresent());
+            StoredSession session = TestStores.create(second, Instant.now(), Duration.ofMinutes(30), Map.of("a", 1));
+            assertTrue(second.load(session.record().id()).isPresent());
         }
     }
 }

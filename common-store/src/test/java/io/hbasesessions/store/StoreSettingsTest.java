@@ -4,91 +4,91 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Map;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Configuration is checked once, at start, with messages that say how to fix it. */
+/** Settings are parsed by name, checked together, and every problem comes with how to fix it. */
 class StoreSettingsTest {
 
     private static StoreSettings.Builder minimal() {
-        return StoreSettings.builder().zookeeperQuorum("127.0.0.1:2181").keyScope("/shop");
+        return StoreSettings.builder().set("zookeeperQuorum", "zk1:2181").set("keyScope", "/shop");
     }
 
     @Test
-    void defaultsAreTheDocumentedOnes() {
-        Map<String, String> values = minimal().build().asNamedValues();
-        assertEquals("sessions", values.get("table"));
-        assertEquals("user_sessions", values.get("indexTable"));
-        assertEquals("16", values.get("regions"));
-        assertEquals("604800", values.get("maxLifetimeSeconds"));
-        assertEquals("60", values.get("touchIntervalSeconds"));
-        assertEquals("optimistic", values.get("lockingMode"));
-        assertEquals("SYNC_WAL", values.get("writeDurability"));
-        assertEquals("ASYNC_WAL", values.get("touchDurability"));
-        assertEquals("5000", values.get("operationTimeoutMillis"));
-        assertEquals("error", values.get("failMode"));
-        assertEquals("kryo", values.get("serializer"));
-        assertEquals("1048576", values.get("maxSessionBytes"));
-        assertEquals("true", values.get("createTable"));
+    void defaultsComeFromTheSettingsThemselves() {
+        StoreSettings settings = minimal().build();
+        for (Setting<?> setting : Setting.all()) {
+            setting.defaultValue().ifPresent(value -> assertEquals(value, settings.get(setting), setting.name()));
+        }
+        assertEquals(LockingMode.OPTIMISTIC, settings.get(Setting.LOCKING_MODE));
+        assertEquals(60_000, settings.startUpTimeoutMillis(), "start-up gets at least a minute");
     }
 
     @Test
-    void everySettingNameCanBeSetFromText() {
-        StoreSettings.Builder builder = StoreSettings.builder();
-        Map<String, String> text = Map.ofEntries(Map.entry("zookeeperQuorum", "zk1,zk2:2181"),
-                Map.entry("table", "web:sessions"), Map.entry("indexTable", "web:user_sessions"),
-                Map.entry("keyScope", "shop"), Map.entry("regions", "8"), Map.entry("maxLifetimeSeconds", "86400"),
-                Map.entry("touchIntervalSeconds", "30"), Map.entry("lockingMode", "pessimistic"),
-                Map.entry("writeDurability", "async_wal"), Map.entry("touchDurability", "SYNC_WAL"),
-                Map.entry("operationTimeoutMillis", "2000"), Map.entry("failMode", "new_session"),
-                Map.entry("serializer", "java"), Map.entry("maxSessionBytes", "65536"),
-                Map.entry("createTable", "false"));
-        text.forEach(builder::set);
-        Map<String, String> values = builder.build().asNamedValues();
-        assertEquals("pessimistic", values.get("lockingMode"));
-        assertEquals("ASYNC_WAL", values.get("writeDurability"));
-        assertEquals("new_session", values.get("failMode"));
-        assertEquals("web:sessions", values.get("table"));
-        assertEquals("false", values.get("createTable"));
-        assertEquals(StoreSettings.settingNames().size() - 1, text.size(), "every name but hbaseSite was set");
+    void everySettingParsesFromItsTextForm() {
+        StoreSettings settings = minimal().set("table", "ns:s").set("indexTable", "ns:u").set("regions", "4")
+                .set("maxLifetimeSeconds", "3600").set("touchIntervalSeconds", "30").set("lockingMode", "pessimistic")
+                .set("leaseTimeoutSeconds", "5").set("writeDurability", "fsync_wal").set("touchDurability", "SYNC_WAL")
+                .set("operationTimeoutMillis", "2000").set("failMode", "new-session").set("serializer", "java")
+                .set("maxSessionBytes", "2048").set("createTable", "FALSE").set("principalAttribute", "user").build();
+        assertEquals(4, settings.get(Setting.REGIONS));
+        assertEquals(LockingMode.PESSIMISTIC, settings.get(Setting.LOCKING_MODE));
+        assertEquals(WriteDurability.FSYNC_WAL, settings.get(Setting.WRITE_DURABILITY));
+        assertEquals(FailMode.NEW_SESSION, settings.get(Setting.FAIL_MODE));
+        assertEquals(false, settings.get(Setting.CREATE_TABLE));
+        assertEquals("user", settings.get(Setting.PRINCIPAL_ATTRIBUTE));
+        assertEquals("pessimistic", settings.asNamedValues().get("lockingMode"));
+        assertEquals(Setting.all().size() - 1, settings.asNamedValues().size(), "all but hbaseSite have a value");
     }
 
     @Test
-    void unknownNameListsTheKnownOnes() {
-        StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
-                () -> minimal().set("zookeeperQuorom", "x"));
-        assertTrue(e.getMessage().contains("zookeeperQuorum"), e.getMessage());
+    void aWrongValueNamesTheSettingAndWhatIsAllowed() {
+        assertMessage(() -> minimal().set("regions", "lots"), "regions='lots'", "expected a number");
+        assertMessage(() -> minimal().set("regions", "999"), "regions", "between 1 and 256");
+        assertMessage(() -> minimal().set("lockingMode", "sometimes"), "lockingMode", "optimistic");
+        assertMessage(() -> minimal().set("writeDurability", "SKIP_WAL"), "SKIP_WAL is not allowed");
+        assertMessage(() -> minimal().set("table", "bad table"), "table", "not a valid HBase table name");
+        assertMessage(() -> minimal().set("createTable", "yes"), "true or false");
+        assertMessage(() -> minimal().set("noSuchSetting", "x"), "Unknown setting 'noSuchSetting'", "zookeeperQuorum");
     }
 
     @Test
-    void skipWalIsRefusedWithTheReason() {
-        StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
-                () -> minimal().set("writeDurability", "SKIP_WAL"));
-        assertTrue(e.getMessage().contains("SKIP_WAL is not allowed"), e.getMessage());
-    }
-
-    @Test
-    void badValuesAreAllReportedAtOnce() {
+    void everyProblemOfACombinationIsListedAtOnce() {
         StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> StoreSettings.builder()
-                .keyScope(" ").regions(0).maxSessionBytes(64L * 1024 * 1024).operationTimeoutMillis(5).build());
-        String message = e.getMessage();
-        for (String expected : new String[] {"zookeeperQuorum", "keyScope", "regions=0", "maxSessionBytes",
-                "operationTimeoutMillis=5"}) {
-            assertTrue(message.contains(expected), "missing " + expected + " in: " + message);
+                .set("table", "same").set("indexTable", "same").set("maxLifetimeSeconds", "60")
+                .set("touchIntervalSeconds", "60").build());
+        for (String part : List.of("zookeeperQuorum", "keyScope must not be empty", "table and indexTable must differ",
+                "touchIntervalSeconds=60 must be below maxLifetimeSeconds=60")) {
+            assertTrue(e.getMessage().contains(part), e.getMessage());
         }
     }
 
     @Test
-    void unparsableNumberNamesTheSetting() {
-        StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
-                () -> minimal().set("regions", "sixteen"));
-        assertTrue(e.getMessage().startsWith("Setting regions='sixteen' is not valid"), e.getMessage());
+    void anUnreadableHbaseSiteIsNamed(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("missing.xml");
+        assertMessage(() -> StoreSettings.builder().set("hbaseSite", missing.toString()).set("keyScope", "/").build(),
+                "is not a readable file");
+        Path site = Files.writeString(dir.resolve("hbase-site.xml"), "<configuration/>");
+        assertEquals(site, StoreSettings.builder().set("hbaseSite", site.toString()).set("keyScope", "/").build()
+                .get(Setting.HBASE_SITE));
     }
 
     @Test
-    void unreadableHbaseSiteIsReported() {
-        StoreConfigurationException e = assertThrows(StoreConfigurationException.class,
-                () -> minimal().set("hbaseSite", "/nonexistent/hbase-site.xml").build());
-        assertTrue(e.getMessage().contains("not a readable file"), e.getMessage());
+    void aBlankValueMeansTheDefaultAndAConfiguredKeyScopeWinsOverTheDefaultOne() {
+        StoreSettings settings = minimal().set("table", " ").defaultKeyScope("/ignored").build();
+        assertEquals("sessions", settings.get(Setting.TABLE));
+        assertEquals("/shop", settings.get(Setting.KEY_SCOPE));
+    }
+
+    private static void assertMessage(Runnable configure, String... parts) {
+        StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> {
+            configure.run();
+            throw new AssertionError("no exception");
+        });
+        for (String part : parts) {
+            assertTrue(e.getMessage().contains(part), e.getMessage());
+        }
     }
 }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.testing.Browser;
 import io.hbasesessions.testing.NodeProcess;
 import io.hbasesessions.testing.NodeProgram;
@@ -54,7 +53,7 @@ class CrossContainerSessionsIT {
     private final TestNodes nodes = new TestNodes("cross-container");
     private Node tomcat;
     private Node jetty;
-    private SessionStore stored;
+    private StoredSessions stored;
 
     @BeforeAll
     void startBothNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
@@ -232,7 +231,7 @@ class CrossContainerSessionsIT {
         assertEquals("1", get(new Browser(), other, "op=revoke-all&user=" + user).get("revoked"),
                 "the request on " + other + " dropped the user from the index");
         assertEquals("none", get(browser, loginNode, "op=get").get("id"), "the session survived the revocation");
-        assertEquals(List.of(), stored.findByPrincipal(user));
+        assertEquals(List.of(), stored.findByUser(user));
     }
 
     private void assertInvalidationIsSeenAcross(Node creator, Node other) {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.testing.Browser;
 import io.hbasesessions.testing.NodeOptions.Sessions;
 import io.hbasesessions.testing.NodeProcess;
@@ -35,7 +34,7 @@ class NodeProgramsIT {
 
     private final TestNodes nodes = new TestNodes("node-programs");
     private Map<String, String> settings;
-    private SessionStore stored;
+    private StoredSessions stored;
 
     @BeforeAll
     void openTheStore(EmbeddedHBase hbase, TestNamespace namespace) {

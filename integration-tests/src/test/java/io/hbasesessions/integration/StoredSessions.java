@@ -1,41 +1,53 @@
 package io.hbasesessions.integration;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.store.Container;
+import io.hbasesessions.store.IndexedSession;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStores;
+import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
+import io.hbasesessions.store.Webapp;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 
-/** The sessions a container stored in HBase's default tables under one key scope, read with the store's own code. */
+/** The sessions the nodes stored in HBase under one key scope, read with the store's own code. */
 final class StoredSessions implements AutoCloseable {
 
     private final String keyScope;
     private final SessionStore store;
 
+    /** The store of {@code settings} (by configuration name), as the nodes use it. */
+    StoredSessions(Map<String, String> settings) {
+        StoreSettings.Builder builder = StoreSettings.builder();
+        settings.forEach(builder::set);
+        StoreSettings built = builder.build();
+        this.keyScope = built.get(Setting.KEY_SCOPE);
+        this.store = SessionStores.open(built, new Webapp(StoredSessions.class.getClassLoader(), Container.NONE));
+    }
+
+    /** HBase's default tables under {@code keyScope}. */
     StoredSessions(EmbeddedHBase hbase, String keyScope) {
-        this.keyScope = keyScope;
-        store = SessionStores.open(StoreSettings.builder()
-                .zookeeperQuorum(hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort())
-                .keyScope(keyScope)
-                .build());
+        this(Map.of("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort(), "keyScope", keyScope));
     }
 
+    /** Whether a live session has this id (a route suffix is not part of it). */
     boolean exists(String sessionId) {
-        return store.exists(sessionId);
+        return store.liveAmong(List.of(sessionId)).contains(sessionId);
     }
 
-    /** The stored session's version: how many times it was written. */
-    long version(String sessionId) {
-        return store.load(sessionId).orElseThrow().version();
+    List<IndexedSession> findByUser(String user) {
+        return store.findByUser(user);
     }
 
-    /** Whether the principal index lists this session under {@code principal} ("log out everywhere" finds it). */
-    boolean isIndexedUnder(String principal, String sessionId) {
+    /** Whether the user index lists this session under {@code user} ("log out everywhere" finds it). */
+    boolean isIndexedUnder(String user, String sessionId) {
         String rowKey = rowKeyHex(sessionId);
-        return store.findByPrincipal(principal).stream().anyMatch(session -> session.sessionKeyHex().equals(rowKey));
+        return findByUser(user).stream().anyMatch(session -> session.sessionKeyHex().equals(rowKey));
     }
 
     /** DESIGN.md's row key: SHA-256 of {@code keyScope + "\n" + sessionId}. */

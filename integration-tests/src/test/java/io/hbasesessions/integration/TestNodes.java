@@ -2,9 +2,6 @@ package io.hbasesessions.integration;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.store.SessionStore;
-import io.hbasesessions.store.SessionStores;
-import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.testing.NodeProcess;
 import io.hbasesessions.testing.NodeProgram;
 import java.io.IOException;
@@ -51,10 +48,8 @@ final class TestNodes {
     }
 
     /** The store's own view of the nodes' tables: where they keep the sessions. */
-    static SessionStore inspector(Map<String, String> settings) {
-        StoreSettings.Builder builder = StoreSettings.builder();
-        settings.forEach(builder::set);
-        return SessionStores.open(builder.build());
+    static StoredSessions inspector(Map<String, String> settings) {
+        return new StoredSessions(settings);
     }
 
     /** A node named {@code name} (its log and work directory), not started yet. */

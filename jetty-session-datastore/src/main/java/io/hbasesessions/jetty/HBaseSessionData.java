@@ -1,32 +1,33 @@
 package io.hbasesessions.jetty;
 
-import io.hbasesessions.store.LoadedSession;
+import io.hbasesessions.store.StoredSession;
 import java.util.function.Consumer;
 import org.eclipse.jetty.session.SessionData;
 
 /**
- * Jetty's session data plus what the shared store needs to save it: the {@link LoadedSession} it was
- * read as (or last written as). It lives exactly as long as Jetty keeps this data, so nothing has to
- * be looked up or cleaned up per request.
+ * Jetty's session data on the shared store's {@link StoredSession}: its attribute map is the store's
+ * (decoded when first read, tracked for the save), and it carries the stored state the next save is
+ * computed against. It lives exactly as long as Jetty keeps this data.
  */
 final class HBaseSessionData extends SessionData {
 
-    private transient LoadedSession stored;
-    private transient boolean unstorable;
+    private final transient StoredSession stored;
     private final transient Consumer<String> renewalListener;
+    private transient boolean gone;
 
-    HBaseSessionData(String id, String contextPath, String vhost, long created, long accessed, long lastAccessed,
-            long maxInactiveMs, Consumer<String> renewalListener) {
-        super(id, contextPath, vhost, created, accessed, lastAccessed, maxInactiveMs);
+    HBaseSessionData(StoredSession stored, String contextPath, String vhost, long accessed, long lastAccessed,
+            Consumer<String> renewalListener) {
+        super(stored.record().id(), contextPath, vhost, stored.record().creationTime().toEpochMilli(), accessed,
+                lastAccessed, stored.record().maxInactiveInterval().toMillis());
+        this.stored = stored;
         this.renewalListener = renewalListener;
+        _attributes = stored.attributes();
     }
 
     /**
      * Always true. Jetty only flags {@code setAttribute} calls, so an object changed in place would
-     * never reach the store, and a {@code savePeriodSec} would skip saves. The store compares the
-     * serialized bytes itself and writes nothing when nothing changed (touches are debounced by
-     * {@code touchIntervalSeconds}); with {@code flushOnResponseCommit} this also means every change
-     * is stored before the response leaves, so the next request, on any node, sees it.
+     * never reach the store, and a {@code savePeriodSec} would skip saves. The store finds what changed
+     * itself and writes nothing when nothing did (touches are debounced by {@code touchIntervalSeconds}).
      */
     @Override
     public boolean isDirty() {
@@ -36,30 +37,25 @@ final class HBaseSessionData extends SessionData {
     /** Jetty renames stored data by deleting the old id first; the listener lets the store defer that delete. */
     @Override
     public void setId(String id) {
-        if (stored != null && !id.equals(getId())) {
+        if (stored.isStored() && !id.equals(getId())) {
             renewalListener.accept(getId());
         }
         super.setId(id);
     }
 
-    /** The state this data was read as or last written as; {@code null} if it was never stored. */
-    LoadedSession stored() {
+    StoredSession stored() {
         return stored;
     }
 
-    void stored(LoadedSession loaded) {
-        this.stored = loaded;
-    }
-
     /**
-     * True for a session created while the store was unreachable (failMode {@code new_session}), or
-     * found deleted by another node while this one used it: storing it would bring back what is gone.
+     * True once the store found the session deleted or revoked by another node while this one used it:
+     * storing it again would bring back what is gone.
      */
-    boolean isUnstorable() {
-        return unstorable;
+    boolean isGone() {
+        return gone;
     }
 
-    void markUnstorable() {
-        this.unstorable = true;
+    void markGone() {
+        this.gone = true;
     }
 }

@@ -1,60 +1,73 @@
 package io.hbasesessions.jetty;
 
-import io.hbasesessions.store.FailMode;
-import io.hbasesessions.store.LoadedSession;
+import io.hbasesessions.api.SessionRevoker;
+import io.hbasesessions.store.Container;
+import io.hbasesessions.store.KeyScopes;
 import io.hbasesessions.store.SaveResult;
-import io.hbasesessions.store.SessionAlreadyExistsException;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.SessionStoreException;
 import io.hbasesessions.store.SessionStores;
+import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreCounters;
+import io.hbasesessions.store.StoreMBean;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoreUnavailableException;
+import io.hbasesessions.store.StoredSession;
+import io.hbasesessions.store.Webapp;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
-import java.util.function.ToIntFunction;
 import org.eclipse.jetty.http.HttpException;
-import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.security.authentication.SessionAuthentication;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.session.AbstractSessionDataStore;
+import org.eclipse.jetty.session.ManagedSession;
 import org.eclipse.jetty.session.SessionContext;
 import org.eclipse.jetty.session.SessionData;
 import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
+import org.eclipse.jetty.util.thread.AutoLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Jetty's {@code SessionDataStore} on the shared HBase store: a translation. The rules (dirty check
- * on serialized bytes, touch debouncing, conflict merging, idle expiry) live in the store; Jetty's
- * base class keeps its protocol. Expiry is HBase's TTL plus the store's idle check, so nothing here
- * scans the table: {@link #doGetExpired} and {@link #doCleanOrphans} have nothing to do.
+ * Jetty's {@code SessionDataStore} on the shared HBase store: a translation. The rules (what changed,
+ * touch debouncing, conflict merging, expiry, failMode) live in the store; Jetty's base class keeps its
+ * protocol. Expiry is the store's check on every read plus HBase's TTL, so nothing here scans the
+ * table: {@link #doGetExpired} and {@link #doCleanOrphans} have nothing to do.
  *
- * <p>Use it with a session cache that does not keep sessions between requests (a
- * {@code DefaultSessionCache} with {@code evictionPolicy=0}, or a {@code NullSessionCache}) whenever
- * requests of one session may reach more than one node: a cached copy is not refreshed from HBase.
+ * <p>Each request's session is saved before its response is committed ({@link RequestGuard}); a
+ * store failure answers the request with the store's failure response. A login is kept as the store's
+ * neutral principal, never as Jetty's {@code SessionAuthentication} (which holds the password on Jetty
+ * 12.0), so a login on a Tomcat node of the same key scope is a login here, and the other way round.
+ *
+ * <p>Use it with a session cache that does not keep sessions between requests (the
+ * {@code session-store-hbase} module sets one up) whenever requests of one session may reach more
+ * than one node: a cached copy is not refreshed from HBase.
  */
 @ManagedObject("HBase session data store")
 public class HBaseSessionDataStore extends AbstractSessionDataStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(HBaseSessionDataStore.class);
-    /** Any id: probing the store only needs an answer, and no session will ever have this one. */
-    private static final String PROBE_ID = "availability-probe";
 
     private final Map<String, String> namedSettings;
     /** Old ids of sessions whose id Jetty is renewing; their delete waits for the new row (see {@link #delete}). */
     private final Set<String> idsBeingRenewed = ConcurrentHashMap.newKeySet();
+    private final RequestGuard guard = new RequestGuard(this::flushSessionOf);
+    private StoreSettings settings;
     private SessionStore store;
-    private FailMode failMode;
     private StoreAvailability availability;
-    private ClassLoader sessionClassLoader;
+    private StoreMBean.Registration mbean;
 
     /**
      * @param namedSettings store settings by their configuration names ({@code zookeeperQuorum},
-     *     {@code touchIntervalSeconds}, ...); {@code keyScope} defaults to this context's path, plus
+     *     {@code touchIntervalSeconds}, ...); {@code keyScope} defaults to the context path, plus
      *     {@code @virtualHost} when the context has virtual hosts. Checked when the store starts.
      */
     public HBaseSessionDataStore(Map<String, String> namedSettings) {
@@ -64,22 +77,31 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
-        StoreSettings settings = settingsFor(_context);
-        sessionClassLoader = new SessionClassLoader(webappClassLoader(), SessionData.class.getClassLoader());
-        availability = new StoreAvailability("keyScope '" + settings.keyScope() + "'");
-        failMode = settings.failMode();
-        store = SessionStores.open(settings);
-        _context.getContext().setAttribute(SessionStore.REVOKE_ALL_CONTEXT_ATTRIBUTE,
-                (ToIntFunction<String>) this::revokeAll);
+        StoreSettings.Builder builder = StoreSettings.builder();
+        namedSettings.forEach(builder::set);
+        settings = builder.defaultKeyScope(defaultKeyScope(_context)).build();
+        availability = new StoreAvailability("keyScope '" + settings.get(Setting.KEY_SCOPE) + "'");
+        store = SessionStores.open(settings, new Webapp(webappClassLoader(), Container.JETTY,
+                (name, value) -> !SessionAuthentication.AUTHENTICATED_ATTRIBUTE.equals(name)));
+        mbean = StoreMBean.register(store, settings, "Jetty/" + _context.getWorkerName(),
+                _context.getVhost() + _context.getCanonicalContextPath());
+        contextHandler().addEventListener(guard);
+        _context.getContext().setAttribute(SessionRevoker.CONTEXT_ATTRIBUTE, (SessionRevoker) store::revokeAll);
         LOG.info("Sessions are stored in HBase: {}", settings);
     }
 
     @Override
     protected void doStop() throws Exception {
-        _context.getContext().removeAttribute(SessionStore.REVOKE_ALL_CONTEXT_ATTRIBUTE);
+        contextHandler().removeEventListener(guard);
+        _context.getContext().removeAttribute(SessionRevoker.CONTEXT_ATTRIBUTE);
+        mbean.close();
         store.close();
         store = null;
         super.doStop();
+    }
+
+    private ContextHandler contextHandler() {
+        return ((ContextHandler.ScopedContext) _context.getContext()).getContextHandler();
     }
 
     /** The store's activity since this context started (reads, writes by kind, skipped touches, conflicts). */
@@ -88,12 +110,9 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         return store.counters();
     }
 
-    /**
-     * "Log out everywhere": deletes every session of {@code principal} in every key scope, whichever
-     * node holds it next. Returns how many were deleted.
-     */
-    public int revokeAll(String principal) {
-        return storeCall(() -> store.revokeAll(principal));
+    /** "Log out everywhere": deletes every session of {@code user} in every key scope. Returns how many. */
+    public int revokeAll(String user) {
+        return store.revokeAll(user);
     }
 
     /** Sessions are serialized, so activation listeners fire around every load and store. */
@@ -102,49 +121,108 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         return true;
     }
 
+    /**
+     * Reads a session. While HBase is down, the request goes on without it; with {@code failMode=error}
+     * its response is the 503 failure response, whatever the application answers.
+     */
     @Override
     public SessionData doLoad(String id) {
+        Optional<RequestGuard.RequestState> request = guard.current();
         try {
-            return storeCall(() -> store.load(id)).map(this::toSessionData).orElse(null);
+            return availability.call(() -> store.load(id)).map(this::toSessionData).orElse(null);
         } catch (StoreUnavailableException e) {
-            // Logged once per outage by StoreAvailability; the request goes on without its session.
+            if (settings.get(Setting.FAIL_MODE).continuesWithoutSession()) {
+                request.ifPresent(RequestGuard.RequestState::degrade);
+            } else {
+                request.ifPresent(state -> state.failed(e));
+            }
             return null;
         }
     }
 
     /**
-     * Data for a session Jetty creates. While HBase is unreachable the configured {@code failMode}
-     * decides: {@code error} answers 503 (the client keeps its cookie, its stored session is intact),
-     * {@code new_session} gives a session that lives on this node only and is never stored.
+     * Data for a session Jetty creates: transient (never stored) when this request could not read its
+     * session and {@code failMode=new_session}; refused with 503 when it could not and {@code failMode=error}.
      */
     @Override
     public SessionData newSessionData(String id, long created, long accessed, long lastAccessed, long maxInactiveMs) {
-        HBaseSessionData data = emptySessionData(id, created, accessed, lastAccessed, maxInactiveMs);
-        if (!isStoreReachable()) {
-            if (failMode == FailMode.ERROR) {
-                throw new HttpException.RuntimeException(HttpStatus.SERVICE_UNAVAILABLE_503,
-                        "The session store is unavailable");
-            }
-            data.markUnstorable();
+        Optional<RequestGuard.RequestState> request = guard.current();
+        if (request.map(RequestGuard.RequestState::failure).isPresent()) {
+            throw new HttpException.RuntimeException(503, "The session store is unavailable");
         }
-        return data;
+        SessionRecord record = SessionRecord.created(id, Instant.ofEpochMilli(created), Duration.ofMillis(maxInactiveMs));
+        StoredSession session = store.newSession(record, request.map(RequestGuard.RequestState::isDegraded).orElse(false));
+        return new HBaseSessionData(session, _context.getCanonicalContextPath(), _context.getVhost(), accessed,
+                lastAccessed, idsBeingRenewed::add);
     }
 
+    /**
+     * Stores through Jetty's own path (when the request leaves the session). A failure is logged, never
+     * thrown: Jetty would log the raw session id, and the response has been answered by then (the
+     * {@link RequestGuard} saved before the commit, and answered with the failure if that save failed).
+     */
     @Override
     public void doStore(String id, SessionData data, long lastSaveTime) {
-        HBaseSessionData session = (HBaseSessionData) data;
-        if (session.isUnstorable()) {
+        try {
+            save(id, data, lastSaveTime);
+        } catch (SessionStoreException e) {
+            LOG.warn("A session was not saved after its response: {}", e.getMessage());
+        }
+    }
+
+    /** The request's response is about to be committed: save its session now, and record a failure. */
+    private void flushSessionOf(Request request, RequestGuard.RequestState state) {
+        ManagedSession session = _context.getSessionManager().getManagedSession(request);
+        if (session == null || !(session.getSessionData() instanceof HBaseSessionData data)) {
             return;
         }
-        LoadedSession stored = session.stored();
-        SessionRecord current = SessionDataMapping.toRecord(id, session, stored == null ? null : stored.record());
-        if (stored == null) {
-            session.stored(storeCall(() -> store.create(current)));
-        } else if (!stored.record().id().equals(id)) {
-            moveToNewId(session, current);
-        } else {
-            keepResultOf(session, storeCall(() -> store.save(stored, current)));
+        try (AutoLock ignored = session.lock()) {
+            if (session.isValid()) {
+                save(session.getId(), data, data.getLastSaved());
+            }
+        } catch (SessionStoreException e) {
+            state.failed(e);
         }
+    }
+
+    private void save(String id, SessionData data, long lastSaveTime) {
+        if (!(data instanceof HBaseSessionData session)) {
+            // Data that did not come from this store (a caching store stacked in front): its whole state.
+            availability.call(() -> store.saveWhole(recordOf(id, data), data.getAllAttributes(),
+                    lastSaveTime > 0));
+            return;
+        }
+        if (session.isGone() || session.stored().isTransient()) {
+            return;
+        }
+        StoredSession stored = session.stored();
+        SessionRecord current = recordOf(id, data);
+        SaveResult result;
+        if (stored.isStored() && !stored.record().id().equals(id)) {
+            String oldId = stored.record().id();
+            try {
+                result = availability.call(() -> store.changeId(stored, current, id));
+            } finally {
+                idsBeingRenewed.remove(oldId);
+            }
+        } else {
+            result = availability.call(() -> store.save(stored, current));
+        }
+        if (result == SaveResult.GONE) {
+            LOG.debug("Session was invalidated or revoked elsewhere while in use here; not stored again");
+            session.markGone();
+        }
+    }
+
+    /**
+     * The record of Jetty's data: Jetty's {@code accessed} (the start of the latest request) is the last
+     * access. Jetty's own login attribute, when present, is the login; when another container's login was
+     * loaded it comes back as that attribute, so its absence here is a logout.
+     */
+    private static SessionRecord recordOf(String id, SessionData data) {
+        return new SessionRecord(id, Instant.ofEpochMilli(data.getCreated()), Instant.ofEpochMilli(data.getAccessed()),
+                Duration.ofMillis(data.getMaxInactiveMs()),
+                JettyLogins.loginOf(data.getAttribute(SessionAuthentication.AUTHENTICATED_ATTRIBUTE)));
     }
 
     /**
@@ -157,36 +235,33 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         if (idsBeingRenewed.remove(id)) {
             return true;
         }
-        return storeCall(() -> store.delete(id));
+        return availability.call(() -> store.delete(id));
     }
 
     /** One cheap existence check, on Jetty's id-generation path; unknown while HBase is down, so "not in use". */
     @Override
     public boolean doExists(String id) {
         try {
-            return storeCall(() -> store.exists(id));
+            return availability.call(() -> store.liveAmong(Set.of(id))).contains(id);
         } catch (StoreUnavailableException e) {
             return false;
         }
     }
 
     /**
-     * Of the ids this node's cache thinks expired, those the store no longer holds as live: another node
-     * may have used the session since. While HBase is down, none is declared expired.
+     * Of the ids this node's cache thinks expired, those the store no longer holds as live (another node
+     * may have used the session since): one batch of reads. While HBase is down, none is declared expired.
      */
     @Override
     public Set<String> doCheckExpired(Set<String> candidates, long time) {
-        Set<String> expired = new HashSet<>();
         try {
-            for (String id : candidates) {
-                if (!storeCall(() -> store.exists(id))) {
-                    expired.add(id);
-                }
-            }
+            Set<String> expired = new HashSet<>(candidates);
+            expired.removeAll(availability.call(() -> store.liveAmong(candidates)));
+            return expired;
         } catch (StoreUnavailableException e) {
             LOG.debug("Expiry check stopped: the session store is unavailable", e);
+            return Set.of();
         }
-        return expired;
     }
 
     /** HBase's TTL removes sessions that no node manages; the table is never scanned for them. */
@@ -201,76 +276,15 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         // Nothing to do: see above.
     }
 
-    private void moveToNewId(HBaseSessionData session, SessionRecord current) {
-        LoadedSession stored = session.stored();
-        try {
-            session.stored(storeCall(() -> store.changeId(stored, current, current.id())));
-        } catch (SessionAlreadyExistsException e) {
-            // Another copy of this session (a NullSessionCache loads one for the renewal) moved it already:
-            // this copy's changes go on top of the moved session.
-            Optional<LoadedSession> moved = storeCall(() -> store.load(current.id()));
-            moved.ifPresentOrElse(
-                    newRow -> keepResultOf(session, storeCall(() -> store.save(newRow, current))),
-                    session::markUnstorable);
-        } finally {
-            idsBeingRenewed.remove(stored.record().id());
-        }
-    }
-
-    private void keepResultOf(HBaseSessionData session, SaveResult result) {
-        if (result.outcome() == SaveResult.Outcome.GONE) {
-            LOG.debug("Session was invalidated or expired elsewhere while in use here; not stored again");
-            session.markUnstorable();
-            return;
-        }
-        LoadedSession written = result.session().orElseThrow();
-        if (result.outcome() == SaveResult.Outcome.MERGED) {
-            SessionDataMapping.takeAttributesOf(written.record(), session);
-        }
-        session.stored(written);
-    }
-
-    private HBaseSessionData toSessionData(LoadedSession loaded) {
-        SessionRecord record = loaded.record();
-        long lastAccess = record.lastAccessTime().toEpochMilli();
-        HBaseSessionData data = emptySessionData(record.id(), record.creationTime().toEpochMilli(), lastAccess,
-                lastAccess, record.maxInactiveInterval().toMillis());
-        SessionDataMapping.copyInto(record, data);
-        data.stored(loaded);
+    private HBaseSessionData toSessionData(StoredSession loaded) {
+        long lastAccess = loaded.record().lastAccessTime().toEpochMilli();
+        HBaseSessionData data = new HBaseSessionData(loaded, _context.getCanonicalContextPath(), _context.getVhost(),
+                lastAccess, lastAccess, idsBeingRenewed::add);
+        data.calcAndSetExpiry(lastAccess);
+        data.setLastSaved(lastAccess);
+        loaded.record().login().ifPresent(login -> loaded.attributes().put(SessionAuthentication.AUTHENTICATED_ATTRIBUTE,
+                JettyLogins.sessionAuthenticationOf(login)));
         return data;
-    }
-
-    private HBaseSessionData emptySessionData(String id, long created, long accessed, long lastAccessed,
-            long maxInactiveMs) {
-        return new HBaseSessionData(id, _context.getCanonicalContextPath(), _context.getVhost(), created, accessed,
-                lastAccessed, maxInactiveMs, idsBeingRenewed::add);
-    }
-
-    private boolean isStoreReachable() {
-        if (availability.isAvailable()) {
-            return true;
-        }
-        try {
-            storeCall(() -> store.exists(PROBE_ID));
-            return true;
-        } catch (StoreUnavailableException e) {
-            return false;
-        }
-    }
-
-    /**
-     * Runs a store call with the class loader attributes are decoded with, whatever thread Jetty calls
-     * from (a request, the scavenger), and records whether HBase answered.
-     */
-    private <T> T storeCall(Supplier<T> call) {
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(sessionClassLoader);
-        try {
-            return availability.call(call);
-        } finally {
-            thread.setContextClassLoader(previous);
-        }
     }
 
     private ClassLoader webappClassLoader() {
@@ -278,20 +292,11 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         return contextLoader != null ? contextLoader : Thread.currentThread().getContextClassLoader();
     }
 
-    private StoreSettings settingsFor(SessionContext context) {
-        StoreSettings.Builder builder = StoreSettings.builder();
-        namedSettings.forEach(builder::set);
-        if (!namedSettings.containsKey("keyScope")) {
-            builder.keyScope(defaultKeyScope(context));
-        }
-        return builder.build();
-    }
-
     /** The context path ({@code /} for the root), plus {@code @host} when the context has virtual hosts. */
     static String defaultKeyScope(SessionContext context) {
         String contextPath = context.getContext() == null ? "" : context.getContext().getContextPath();
-        String path = contextPath == null || contextPath.isEmpty() ? "/" : contextPath;
         String vhost = context.getVhost();
-        return vhost == null || SessionContext.NULL_VHOST.equals(vhost) ? path : path + "@" + vhost;
+        return KeyScopes.defaultFor(Optional.ofNullable(vhost).filter(host -> !SessionContext.NULL_VHOST.equals(host)),
+                contextPath);
     }
 }

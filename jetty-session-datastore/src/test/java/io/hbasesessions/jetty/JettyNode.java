@@ -46,7 +46,7 @@ final class JettyNode implements AutoCloseable {
         server.addBean(cache);
 
         HBaseSessionDataStoreFactory store = new HBaseSessionDataStoreFactory();
-        storeSettings.forEach((name, value) -> setNamed(store, name, value));
+        storeSettings.forEach(store::setSetting);
         server.addBean(store);
 
         webapp = new WebAppContext();
@@ -107,26 +107,5 @@ final class JettyNode implements AutoCloseable {
         security.setLoginService(realm);
         security.setAuthenticator(new FormAuthenticator("/login", "/login-error", false));
         return security;
-    }
-
-    /** Applies one setting through the factory's setter of that name, as Jetty's XML does. */
-    private static void setNamed(HBaseSessionDataStoreFactory factory, String name, String value) {
-        String setter = "set" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
-        for (var method : HBaseSessionDataStoreFactory.class.getMethods()) {
-            if (method.getName().equals(setter) && method.getParameterCount() == 1) {
-                try {
-                    Class<?> type = method.getParameterTypes()[0];
-                    Object argument = type == int.class ? Integer.valueOf(value)
-                            : type == long.class ? Long.valueOf(value)
-                            : type == boolean.class ? Boolean.valueOf(value)
-                            : value;
-                    method.invoke(factory, argument);
-                    return;
-                } catch (ReflectiveOperationException e) {
-                    throw new AssertionError("Cannot set " + name + ": " + e, e);
-                }
-            }
-        }
-        throw new AssertionError("The factory has no setter for " + name);
     }
 }

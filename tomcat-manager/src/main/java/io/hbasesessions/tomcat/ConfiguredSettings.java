@@ -1,62 +1,61 @@
 package io.hbasesessions.tomcat;
 
-import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.KeyScopes;
+import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.SessionStoreException;
-import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.StoreSettings;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.catalina.Context;
+import org.apache.catalina.Engine;
 import org.apache.catalina.LifecycleException;
 
 /**
  * The store settings a {@code <Manager>} or {@code <Store>} element was given, by the configuration
- * names every adapter shares. Values are kept as text and checked together when the store opens, so a
- * wrong one fails the context's start with the store's own explanation.
+ * names every adapter shares: Tomcat hands each XML attribute that has no setter of its own to
+ * {@code setProperty(name, value)}. Values are kept as text and checked together when the store
+ * opens, so a wrong one fails the context's start with the store's own explanation.
  */
 final class ConfiguredSettings {
 
     private final Map<String, String> values = new LinkedHashMap<>();
+    private final List<String> unknownNames = new ArrayList<>();
 
-    void put(String name, String value) {
+    /** Records one attribute; false for a name that is no setting (Tomcat then warns, and the start fails). */
+    boolean set(String name, String value) {
+        if (!Setting.isName(name)) {
+            unknownNames.add(name);
+            return false;
+        }
         values.put(name, value);
+        return true;
     }
 
-    /** The settings for {@code context}: {@code keyScope} defaults to host name plus context path. */
+    /** The settings for {@code context}; {@code keyScope} defaults to the context path (plus a non-default host). */
     StoreSettings resolve(Context context) throws LifecycleException {
-        StoreSettings.Builder builder = StoreSettings.builder().keyScope(defaultKeyScope(context));
         try {
+            if (!unknownNames.isEmpty()) {
+                Setting.named(unknownNames.get(0));
+            }
+            StoreSettings.Builder builder = StoreSettings.builder();
             values.forEach(builder::set);
-            return builder.build();
+            return builder.defaultKeyScope(KeyScopes.defaultFor(virtualHost(context), context.getPath())).build();
         } catch (SessionStoreException e) {
             throw new LifecycleException(describe(context) + ": " + e.getMessage(), e);
         }
     }
 
-    /**
-     * Opens the store with this library's class loader as the context loader, so that the threads the
-     * HBase client starts never pin the web application's class loader after a redeploy.
-     */
-    static SessionStore open(StoreSettings settings, Context context) throws LifecycleException {
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(ConfiguredSettings.class.getClassLoader());
-        try {
-            return SessionStores.open(settings);
-        } catch (SessionStoreException e) {
-            throw new LifecycleException(describe(context) + ": cannot open the HBase session store: "
-                    + e.getMessage(), e);
-        } finally {
-            thread.setContextClassLoader(previous);
-        }
+    /** The host of a context, unless it is the engine's default host. */
+    private static Optional<String> virtualHost(Context context) {
+        String host = context.getParent().getName();
+        return context.getParent().getParent() instanceof Engine engine && host.equals(engine.getDefaultHost())
+                ? Optional.empty() : Optional.of(host);
     }
 
-    static String defaultKeyScope(Context context) {
-        String path = context.getPath();
-        return context.getParent().getName() + (path.isEmpty() ? "/" : path);
-    }
-
-    private static String describe(Context context) {
+    static String describe(Context context) {
         return "HBase sessions for context [" + (context.getPath().isEmpty() ? "/" : context.getPath()) + "]";
     }
 }

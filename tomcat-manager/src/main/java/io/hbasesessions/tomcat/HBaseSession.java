@@ -1,38 +1,122 @@
 package io.hbasesessions.tomcat;
 
-import io.hbasesessions.store.LoadedSession;
+import io.hbasesessions.store.SessionIds;
+import io.hbasesessions.store.SessionPrincipal;
+import io.hbasesessions.store.SessionRecord;
+import io.hbasesessions.store.StoredSession;
+import java.security.Principal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.apache.catalina.realm.GenericPrincipal;
+import org.apache.catalina.session.StandardSession;
 
 /**
- * One request's copy of a session held in HBase. It lives for that request only: loaded (or created)
- * when the request first asks for it, saved and dropped when the request ends.
+ * One request's copy of a session held in HBase: a {@link StandardSession} whose attribute map is the
+ * store's {@link io.hbasesessions.store.SessionAttributes} (decoded when first read, tracked for the
+ * save) and whose metadata translates to and from the store's {@link SessionRecord}. It lives for that
+ * request only: loaded (or created) when the request first asks for it, saved and dropped when the
+ * request ends. A login travels as the record's {@link SessionPrincipal} (name, roles, auth type; never
+ * a password) and comes back as a {@link GenericPrincipal}, whichever container logged the user in.
  */
-final class HBaseSession extends RecordSession {
+final class HBaseSession extends StandardSession {
 
     private final HBaseSessionManager sessionManager;
-    /** The session as last read from or written to the store; null while it exists only in this request. */
-    private volatile LoadedSession stored;
+    private volatile StoredSession stored;
+    /** Counts changes of metadata (login, timeout, invalidation), for {@link #changes()}. */
+    private volatile long metadataChanges;
 
     HBaseSession(HBaseSessionManager manager) {
         super(manager);
         this.sessionManager = manager;
     }
 
-    boolean isStored() {
-        return stored != null;
+    /** Makes a session the manager just created use {@code session}'s attributes. */
+    void bindNew(StoredSession session) {
+        stored = session;
+        attributes = session.attributes();
     }
 
-    LoadedSession stored() {
+    /**
+     * Becomes the stored {@code session} under {@code id} (canonical: the raw id with this node's route).
+     * Sets the fields directly: no events fire, and the manager decides whether this copy is registered.
+     */
+    void restore(String canonicalId, StoredSession session, boolean restoreLogin) {
+        SessionRecord record = session.record();
+        stored = session;
+        id = canonicalId;
+        creationTime = record.creationTime().toEpochMilli();
+        lastAccessedTime = record.lastAccessTime().toEpochMilli();
+        thisAccessedTime = lastAccessedTime;
+        maxInactiveInterval = (int) record.maxInactiveInterval().toSeconds();
+        isNew = false;
+        isValid = true;
+        attributes = session.attributes();
+        if (restoreLogin) {
+            record.login().ifPresent(login -> {
+                principal = new GenericPrincipal(login.name(), login.roles());
+                authType = login.authType();
+            });
+        }
+    }
+
+    StoredSession stored() {
         return stored;
     }
 
-    void stored(LoadedSession session) {
-        this.stored = session;
+    /** The store's id of this session: Tomcat's id without its route. */
+    String rawId() {
+        return SessionIds.withoutRoute(getIdInternal());
+    }
+
+    /**
+     * The record to save. With {@code persistLogin} the login is Tomcat's; without it Tomcat neither
+     * restores nor stores logins, so a login another container stored stays unless Tomcat logged
+     * someone in here.
+     */
+    SessionRecord record(boolean persistLogin) {
+        Optional<SessionPrincipal> login = loginOf(getPrincipal(), getAuthType());
+        if (login.isEmpty() && !persistLogin) {
+            login = stored.record().login();
+        }
+        return new SessionRecord(rawId(), Instant.ofEpochMilli(getCreationTimeInternal()),
+                Instant.ofEpochMilli(getThisAccessedTimeInternal()), Duration.ofSeconds(getMaxInactiveInterval()), login);
+    }
+
+    static Optional<SessionPrincipal> loginOf(Principal principal, String authType) {
+        if (principal == null) {
+            return Optional.empty();
+        }
+        List<String> roles = principal instanceof GenericPrincipal generic ? List.of(generic.getRoles()) : List.of();
+        return Optional.of(new SessionPrincipal(principal.getName(), roles, authType));
+    }
+
+    /** Whether Tomcat keeps this attribute from distribution (its own excluded names, the manager's filters). */
+    boolean excludes(String name, Object value) {
+        return exclude(name, value);
+    }
+
+    /** A number that grows whenever this copy changes in a way a save must write (set and removed attributes included). */
+    long changes() {
+        return metadataChanges + stored.attributes().mutations();
+    }
+
+    @Override
+    public void setPrincipal(Principal principal) {
+        metadataChanges++;
+        super.setPrincipal(principal);
+    }
+
+    @Override
+    public void setMaxInactiveInterval(int interval) {
+        metadataChanges++;
+        super.setMaxInactiveInterval(interval);
     }
 
     /**
      * No idle expiry on a copy: it was accessed when its request began, and whether a stored session
-     * has been idle too long is decided by the store when a request loads it, from the last access of
-     * every node.
+     * has been idle too long is decided by the store when a request loads it, from every node's accesses.
      */
     @Override
     public boolean isValid() {
@@ -47,6 +131,7 @@ final class HBaseSession extends RecordSession {
     public void expire(boolean notify) {
         if (isValidInternal() && !expiring) {
             sessionManager.deleteStored(this);
+            metadataChanges++;
         }
         super.expire(notify);
     }

@@ -1,18 +1,25 @@
 package io.hbasesessions.tomcat;
 
-import io.hbasesessions.store.FailMode;
-import io.hbasesessions.store.LoadedSession;
+import io.hbasesessions.api.SessionRevoker;
+import io.hbasesessions.store.Container;
 import io.hbasesessions.store.SaveResult;
-import io.hbasesessions.store.SessionAlreadyExistsException;
+import io.hbasesessions.store.SessionIds;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStoreException;
+import io.hbasesessions.store.SessionStores;
+import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreCounters;
+import io.hbasesessions.store.StoreMBean;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoreUnavailableException;
+import io.hbasesessions.store.StoredSession;
+import io.hbasesessions.store.Webapp;
+import jakarta.servlet.http.HttpSessionActivationListener;
+import jakarta.servlet.http.HttpSessionEvent;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
-import java.util.function.Supplier;
-import java.util.function.ToIntFunction;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
@@ -28,44 +35,47 @@ import org.apache.juli.logging.LogFactory;
  * {@code <Manager className="io.hbasesessions.tomcat.HBaseSessionManager" zookeeperQuorum="zk1,zk2,zk3"/>}.
  *
  * <p>Each request reads its session from HBase once, works on its own copy, and {@link HBaseSessionValve}
- * saves that copy when the request ends and drops it: no node keeps a session between requests, so any
- * node can serve the next one. What is written is decided by the store (only changed attributes,
- * debounced access-time touches, concurrent changes merged per attribute). Concurrent requests on one
- * node do not share a copy: each save must compare against the state its own request started from, or
- * a change made elsewhere in between could be undone.
+ * saves that copy before the response can be committed and drops it when the request ends: no node
+ * keeps a session between requests, so any node can serve the next one. What is written is decided by
+ * the store (only changed attributes, debounced access-time touches, concurrent changes merged per
+ * attribute). Concurrent requests on one node do not share a copy: each save must compare against the
+ * state its own request started from.
  *
- * <p>Expiry is HBase's cell TTL plus the store's idle check on every load; this manager never scans
- * HBase. So {@code HttpSessionListener.sessionDestroyed} fires on {@code invalidate()} (on the node
- * that invalidates), never for a session that simply expires while idle: no node holds it then.
+ * <p>Expiry is the store's check on every read plus HBase's TTL; this manager never scans HBase. So
+ * {@code HttpSessionListener.sessionDestroyed} fires on {@code invalidate()} (on the node that
+ * invalidates), never for a session that simply expires while idle: no node holds it then.
  *
- * <p>Every setting of the shared configuration vocabulary is an attribute; they are checked when the
- * context starts, which fails with the reason if one is wrong.
+ * <p>Every setting of the store's configuration vocabulary is an attribute of the {@code <Manager>}
+ * element (Tomcat passes each to {@link #setProperty}); they are checked when the context starts,
+ * which fails with the reason if one is wrong.
  */
-public class HBaseSessionManager extends ManagerBase implements StoreAttributes {
+public class HBaseSessionManager extends ManagerBase {
 
     private static final Log log = LogFactory.getLog(HBaseSessionManager.class);
-    private static final StoreCounters NO_COUNTERS =
-            new StoreCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     private final ConfiguredSettings configured = new ConfiguredSettings();
+    /** A session that is never used, whose {@code exclude} rules are Tomcat's and this manager's filters. */
+    private final HBaseSession exclusionRules = new HBaseSession(this);
     private HBaseSessionValve valve;
     private volatile StoreSettings settings;
     private volatile SessionStore store;
+    private StoreMBean.Registration mbean;
 
     public HBaseSessionManager() {
-        // Another node must recognise a FORM or programmatic login, so the authenticator's cached
-        // principal is stored by default (persistAuthentication="false" turns it off).
+        // Another node must recognise a FORM or programmatic login, so the login is stored by default
+        // (persistAuthentication="false" turns it off).
         setPersistAuthentication(true);
     }
 
-    // ------------------------------------------------------------------ settings (shared vocabulary)
-
-    @Override
-    public void setStoreSetting(String name, String value) {
-        configured.put(name, value);
+    /**
+     * One setting of the store by its configuration name ({@code zookeeperQuorum}, {@code keyScope}, ...):
+     * Tomcat calls this for every attribute of {@code <Manager>} that has no setter of its own.
+     *
+     * @return false for a name that is no setting (Tomcat warns; the context then fails to start)
+     */
+    public boolean setProperty(String name, String value) {
+        return configured.set(name, value);
     }
-
-    // ------------------------------------------------------------------ lifecycle
 
     @Override
     public String getName() {
@@ -95,11 +105,21 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
             log.warn("HBaseSessionManager was set on a running context: its valve runs after the Authenticator. "
                     + "Configure the Manager in context.xml so that it is installed before the context starts.");
         }
-        settings = configured.resolve(getContext());
-        store = ConfiguredSettings.open(settings, getContext());
-        getContext().getServletContext().setAttribute(SessionStore.REVOKE_ALL_CONTEXT_ATTRIBUTE,
-                (ToIntFunction<String>) this::revokeAll);
-        log.info("HBase sessions for context [" + getContext().getName() + "]: " + settings);
+        Context context = getContext();
+        settings = configured.resolve(context);
+        try {
+            store = SessionStores.open(settings, new Webapp(context.getLoader().getClassLoader(), Container.TOMCAT,
+                    this::storesAttribute));
+            mbean = StoreMBean.register(store, settings, "Tomcat/" + getEngine().getName(),
+                    context.getParent().getName() + (context.getPath().isEmpty() ? "/" : context.getPath()));
+        } catch (SessionStoreException e) {
+            closeStore();
+            throw new LifecycleException(ConfiguredSettings.describe(context) + ": cannot open the HBase session "
+                    + "store: " + e.getMessage(), e);
+        }
+        SessionStore opened = store;
+        context.getServletContext().setAttribute(SessionRevoker.CONTEXT_ATTRIBUTE, (SessionRevoker) opened::revokeAll);
+        log.info(ConfiguredSettings.describe(context) + ": " + settings);
         setState(LifecycleState.STARTING);
     }
 
@@ -108,13 +128,21 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
         setState(LifecycleState.STOPPING);
         // Copies of requests still in flight are dropped, never expired: the sessions live on in HBase.
         sessions.clear();
-        getContext().getServletContext().removeAttribute(SessionStore.REVOKE_ALL_CONTEXT_ATTRIBUTE);
+        getContext().getServletContext().removeAttribute(SessionRevoker.CONTEXT_ATTRIBUTE);
+        closeStore();
+        super.stopInternal();
+    }
+
+    private void closeStore() {
+        if (mbean != null) {
+            mbean.close();
+            mbean = null;
+        }
         SessionStore closing = store;
         store = null;
         if (closing != null) {
             closing.close();
         }
-        super.stopInternal();
     }
 
     @Override
@@ -147,6 +175,11 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
         }
     }
 
+    /** Tomcat's own exclusions and the manager's attribute filters keep an attribute on the node. */
+    private boolean storesAttribute(String name, Object value) {
+        return !exclusionRules.excludes(name, value);
+    }
+
     // ------------------------------------------------------------------ sessions
 
     @Override
@@ -154,10 +187,18 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
         return new HBaseSession(this);
     }
 
+    /**
+     * A new session, always under a fresh id: an id the client proposed (Tomcat reuses a requested id
+     * when the cookie path is "/") may be another session's, or an invalidated one.
+     */
     @Override
-    public Session createSession(String sessionId) {
-        HBaseSession session = (HBaseSession) super.createSession(sessionId);
+    public Session createSession(String requestedId) {
+        HBaseSession session = (HBaseSession) super.createSession(null);
         RequestSessions request = RequestSessions.current(this);
+        SessionRecord record = SessionRecord.created(session.rawId(), Instant.ofEpochMilli(session.getCreationTime()),
+                Duration.ofSeconds(session.getMaxInactiveInterval()));
+        session.bindNew(store().newSession(record, request != null && request.isDegraded()));
+        watchActivation(session);
         if (request != null) {
             request.created(session);
         }
@@ -165,9 +206,7 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
     }
 
     /**
-     * The session for {@code id} (route suffix ignored), read from HBase once per request. A lookup
-     * outside a request (a connector thread checking several session cookies, JMX) gets a detached copy
-     * that is never saved.
+     * The session for {@code id} (route suffix ignored), read from HBase once per request.
      *
      * @throws StoreUnavailableException when HBase cannot answer and failMode is {@code error}
      */
@@ -177,52 +216,51 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
             return null;
         }
         RequestSessions request = RequestSessions.current(this);
+        if (RequestSessions.isProbing()) {
+            return request == null ? null : request.lookup(id, () -> null);
+        }
         if (request == null) {
-            return loadDetached(id);
+            return RequestSessions.earlyLookup(this, id, () -> load(id, null));
         }
-        if (request.hasLookedUp(id)) {
-            return request.lookedUp(id);
-        }
-        HBaseSession found = request.isStoreUnavailable() ? null : load(id, request);
-        request.lookupResult(id, found);
-        if (found != null) {
-            add(found);
-        }
-        return found;
-    }
-
-    private HBaseSession loadDetached(String id) {
-        HBaseSession found = load(id, null);
-        if (found != null) {
-            drop(found, true);
-        }
-        return found;
+        return request.lookup(id, () -> load(id, request));
     }
 
     private HBaseSession load(String id, RequestSessions request) {
-        Optional<LoadedSession> loaded;
+        String rawId = SessionIds.withoutRoute(id);
+        Optional<StoredSession> loaded;
         try {
-            loaded = callStore(() -> store().load(SessionIds.raw(id)));
+            loaded = store().load(rawId);
         } catch (StoreUnavailableException e) {
-            if (settings.failMode() != FailMode.NEW_SESSION) {
+            if (!settings.get(Setting.FAIL_MODE).continuesWithoutSession()) {
                 throw e;
             }
-            log.warn("HBase is unavailable; the request continues without its session (failMode=new_session): "
+            log.warn("HBase is unavailable; the request goes on without its session (failMode=new_session): "
                     + e.getMessage());
             if (request != null) {
-                request.storeUnavailable();
+                request.degrade();
             }
             return null;
         }
-        return loaded.map(stored -> activate(id, stored)).orElse(null);
+        return loaded.map(stored -> activate(rawId, stored)).orElse(null);
     }
 
-    private HBaseSession activate(String id, LoadedSession stored) {
+    private HBaseSession activate(String rawId, StoredSession stored) {
         HBaseSession session = new HBaseSession(this);
-        session.restore(id, stored.record(), getPersistAuthentication());
-        session.stored(stored);
-        session.activate();
+        String route = getEngine().getJvmRoute();
+        session.restore(route == null || route.isEmpty() ? rawId : rawId + "." + route, stored,
+                getPersistAuthentication());
+        watchActivation(session);
+        add(session);
         return session;
+    }
+
+    /** Attributes come to life in this JVM when first read: that is when they are activated. */
+    private static void watchActivation(HBaseSession session) {
+        session.stored().attributes().whenDecoded(value -> {
+            if (value instanceof HttpSessionActivationListener listener) {
+                listener.sessionDidActivate(new HttpSessionEvent(session.getSession()));
+            }
+        });
     }
 
     /** Moves the stored session to the new id (new row written before the old one is deleted). */
@@ -230,9 +268,17 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
     protected void changeSessionId(Session session, String newId, boolean notifySessionListeners,
             boolean notifyContainerListeners) {
         HBaseSession copy = (HBaseSession) session;
-        if (copy.isStored()) {
-            SessionRecord current = RecordSession.toRecord(copy, getPersistAuthentication(), copy.stored().record());
-            copy.stored(callStore(() -> store().changeId(copy.stored(), current, SessionIds.raw(newId))));
+        if (copy.stored().isStored()) {
+            SaveResult moved = store().changeId(copy.stored(), copy.record(getPersistAuthentication()),
+                    SessionIds.withoutRoute(newId));
+            if (moved == SaveResult.GONE) {
+                log.debug("A session was invalidated or revoked elsewhere while its id changed; not stored again");
+                copy.setValid(false);
+            }
+        } else {
+            copy.bindNew(store().newSession(SessionRecord.created(SessionIds.withoutRoute(newId),
+                    copy.stored().record().creationTime(), copy.stored().record().maxInactiveInterval()),
+                    copy.stored().isTransient()));
         }
         RequestSessions request = RequestSessions.current(this);
         if (request != null) {
@@ -241,80 +287,67 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
         super.changeSessionId(session, newId, notifySessionListeners, notifyContainerListeners);
     }
 
-    /** Invalidation: the stored session and its principal index entry go. */
+    /** Invalidation: the stored session and its user index entry go. */
     void deleteStored(HBaseSession session) {
-        if (session.isStored()) {
-            callStore(() -> store().delete(SessionIds.raw(session.getIdInternal())));
-            session.stored(null);
+        if (session.stored().isStored()) {
+            store().delete(session.rawId());
         }
     }
 
     /**
-     * Saves the request's session, then drops every copy the request held.
-     *
-     * @param lookUpUntouched also ask the request for its session when this manager saw no lookup on
-     *     the request's threads (an asynchronous request may have used it on a thread of its own)
-     * @throws SessionStoreException when the save fails; with failMode {@code new_session} an
-     *     unavailable HBase is only logged, as the request already went on without a stored session
+     * Saves the sessions of a request that is about to commit its response, unless nothing changed since
+     * the last time. False when the store failed: the response must then be the failure.
      */
-    void endRequest(Request request, RequestSessions requestSessions, boolean lookUpUntouched) {
-        HBaseSession current = requestSessions.isEmpty() && !lookUpUntouched ? null : sessionOf(request);
-        boolean storeReachable = !requestSessions.isStoreUnavailable();
+    boolean flushBeforeCommit(Request request, RequestSessions sessions) {
+        if (sessions.changedSinceLastFlush()) {
+            flush(request, sessions);
+        }
+        return sessions.failure() == null;
+    }
+
+    /** Saves every session the request holds; a failure is recorded in {@code sessions} and stops the saves. */
+    void flush(Request request, RequestSessions sessions) {
+        if (sessions.failure() != null) {
+            return;
+        }
         try {
-            if (current != null && storeReachable) {
-                save(current);
-            }
-        } finally {
-            for (HBaseSession copy : requestSessions.takeCopies()) {
-                if (copy != current) {
-                    drop(copy, storeReachable);
+            for (HBaseSession copy : sessions.sessionsToSave(request)) {
+                if (copy.isValid()) {
+                    save(copy);
                 }
             }
-            if (current != null) {
-                sessions.remove(current.getIdInternal(), current);
-            }
+        } catch (SessionStoreException e) {
+            sessions.failed(e);
+        }
+        sessions.flushed();
+    }
+
+    private void save(HBaseSession copy) {
+        if (store().save(copy.stored(), copy.record(getPersistAuthentication())) == SaveResult.GONE) {
+            log.debug("A session was invalidated or revoked elsewhere during the request; not stored again");
+            copy.setValid(false);
         }
     }
 
-    private HBaseSession sessionOf(Request request) {
-        Session session = request.getSessionInternal(false);
-        return session instanceof HBaseSession copy && copy.getManager() == this && copy.isValid() ? copy : null;
-    }
-
-    private void save(HBaseSession session) {
-        session.passivate();
-        SessionRecord record = RecordSession.toRecord(session, getPersistAuthentication(),
-                session.isStored() ? session.stored().record() : null);
-        try {
-            if (session.isStored()) {
-                SaveResult result = callStore(() -> store().save(session.stored(), record));
-                if (result.outcome() == SaveResult.Outcome.GONE) {
-                    log.debug("A session was invalidated or expired elsewhere during the request; not saved");
+    /** The request is over: its copies are passivated and dropped, their pessimistic leases given back. */
+    void end(RequestSessions sessions) {
+        for (HBaseSession copy : sessions.takeCopies()) {
+            for (Object value : copy.stored().attributes().liveValues()) {
+                if (value instanceof HttpSessionActivationListener listener) {
+                    listener.sessionWillPassivate(new HttpSessionEvent(copy.getSession()));
                 }
-            } else {
-                callStore(() -> store().create(record));
             }
-        } catch (StoreUnavailableException e) {
-            if (settings.failMode() != FailMode.NEW_SESSION) {
-                throw e;
-            }
-            log.warn("HBase is unavailable; this request's session changes were not saved (failMode=new_session): "
-                    + e.getMessage());
-        } catch (SessionAlreadyExistsException e) {
-            log.warn("A new session was not stored: its id is already taken in HBase. " + e.getMessage());
+            drop(copy);
         }
     }
 
-    /** Drops a copy that was not saved, giving back a pessimistic lease its load took (if HBase can be asked). */
-    private void drop(HBaseSession copy, boolean giveBackLease) {
+    /** Drops a copy, giving back a pessimistic lease its load took (if HBase can be asked). */
+    void drop(HBaseSession copy) {
         sessions.remove(copy.getIdInternal(), copy);
         SessionStore current = store;
-        if (giveBackLease && copy.isStored() && copy.isValid() && current != null) {
+        if (current != null) {
             try {
-                callStore(() -> {
-                    current.release(copy.stored());
-                    return null;
-                });
+                current.release(copy.stored());
             } catch (SessionStoreException e) {
                 log.warn("Could not give back a session lease; it ends with its timeout: " + e.getMessage());
             }
@@ -330,96 +363,17 @@ public class HBaseSessionManager extends ManagerBase implements StoreAttributes 
         return current;
     }
 
-    private <T> T callStore(Supplier<T> call) {
-        return WebappClassLoader.call(getContext(), call);
-    }
-
     /**
-     * "Log out everywhere": deletes every session of {@code principal} in every key scope, whichever
-     * node holds it next. Returns how many were deleted.
+     * "Log out everywhere": deletes every session of {@code user} in every key scope, whichever node
+     * holds it next. Returns how many were deleted.
      */
-    public int revokeAll(String principal) {
-        return callStore(() -> store().revokeAll(principal));
-    }
-
-    // ------------------------------------------------------------------ JMX
-
-    /** The settings in force, by their configuration names. */
-    public String getStoreSettings() {
-        return String.valueOf(settings);
+    public int revokeAll(String user) {
+        return store().revokeAll(user);
     }
 
     /** What the store has done since the context started. */
     public StoreCounters counters() {
         SessionStore current = store;
-        return current == null ? NO_COUNTERS : current.counters();
-    }
-
-    public long getStoreLoads() {
-        return counters().loads();
-    }
-
-    public long getStoreLoadMisses() {
-        return counters().loadMisses();
-    }
-
-    public long getStoreExpiredOnLoad() {
-        return counters().expiredOnLoad();
-    }
-
-    public long getStoreUnreadableOnLoad() {
-        return counters().unreadableOnLoad();
-    }
-
-    public long getStoreCreates() {
-        return counters().creates();
-    }
-
-    public long getStoreFullWrites() {
-        return counters().fullWrites();
-    }
-
-    public long getStoreTouches() {
-        return counters().touches();
-    }
-
-    public long getStoreTouchesSkipped() {
-        return counters().touchesSkipped();
-    }
-
-    public long getStoreUnchangedSaves() {
-        return counters().unchangedSaves();
-    }
-
-    public long getStoreConflicts() {
-        return counters().conflicts();
-    }
-
-    public long getStoreConflictRetries() {
-        return counters().conflictRetries();
-    }
-
-    public long getStoreDeletes() {
-        return counters().deletes();
-    }
-
-    public long getStoreIdChanges() {
-        return counters().idChanges();
-    }
-
-    public long getStoreRevocations() {
-        return counters().revocations();
-    }
-
-    public long getStoreBytesWritten() {
-        return counters().bytesWritten();
-    }
-
-    public long getStoreErrors() {
-        return counters().errors();
-    }
-
-    public long getStoreSessionWrites() {
-        return counters().sessionWrites();
+        return current == null ? StoreCounters.none() : current.counters();
     }
 }

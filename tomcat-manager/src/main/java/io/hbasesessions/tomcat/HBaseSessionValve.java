@@ -1,13 +1,13 @@
 package io.hbasesessions.tomcat;
 
+import io.hbasesessions.store.FailureResponse;
 import io.hbasesessions.store.SessionStoreException;
-import io.hbasesessions.store.StoreUnavailableException;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.PrintWriter;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ValveBase;
@@ -16,15 +16,12 @@ import org.apache.juli.logging.LogFactory;
 
 /**
  * Bounds a request for {@link HBaseSessionManager}: the session lookups made while it runs belong to
- * it, and when it ends (before the response is flushed, so the next request, on any node, sees the
- * changes) its session is saved and its copies dropped. A session store failure becomes a short
- * answer instead of an error page with a stack trace: 503 when HBase is unavailable, 500 when the
- * session cannot be saved as it is (too large, an attribute that cannot be serialized).
+ * it; before its response can be committed, by any path, its sessions are saved (so the next request,
+ * on any node, sees the changes); when it ends they are saved once more if they changed and dropped. A
+ * store failure becomes the store's {@link FailureResponse} (503 when HBase is unavailable, 500 when
+ * the session cannot be saved as it is), never an answer that claims success.
  */
 final class HBaseSessionValve extends ValveBase {
-
-    static final String UNAVAILABLE_MESSAGE =
-            "The session store is unavailable at the moment. Please retry shortly.";
 
     private static final Log log = LogFactory.getLog(HBaseSessionValve.class);
 
@@ -37,66 +34,61 @@ final class HBaseSessionValve extends ValveBase {
 
     @Override
     public void invoke(Request request, Response response) throws IOException, ServletException {
-        RequestSessions requestSessions = RequestSessions.bind(request, manager);
-        SessionStoreException failure = null;
+        RequestSessions sessions = RequestSessions.bind(request, manager);
+        guard(request, response, sessions);
         try {
             getNext().invoke(request, response);
-            failure = storeFailureIn((Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
+            SessionStoreException thrown = storeFailureIn((Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
+            if (thrown != null) {
+                sessions.failed(thrown);
+            }
         } catch (SessionStoreException e) {
-            failure = e;
+            sessions.failed(e);
         } finally {
             try {
                 if (request.isAsync()) {
-                    endWhenAsyncCompletes(request, requestSessions);
+                    endWhenAsyncCompletes(request, response, sessions);
                 } else {
-                    failure = firstOf(failure, end(request, requestSessions, failure));
+                    manager.flush(request, sessions);
+                    respondIfFailed(request, response, sessions);
+                    manager.end(sessions);
                 }
             } finally {
                 RequestSessions.unbind();
             }
         }
-        if (failure != null) {
-            respond(request, response, failure);
-        }
     }
 
-    private SessionStoreException end(Request request, RequestSessions requestSessions,
-            SessionStoreException failure) {
-        if (failure instanceof StoreUnavailableException) {
-            // The request already waited for HBase once: drop its copies without waiting again.
-            requestSessions.storeUnavailable();
+    /** Once per request (an asynchronous dispatch comes through again): the application gets the guarded objects. */
+    private void guard(Request request, Response response, RequestSessions sessions) {
+        if (!(response.getResponse() instanceof CommitGuardResponse)) {
+            response.setResponse(new CommitGuardResponse(response.getResponse(),
+                    () -> manager.flushBeforeCommit(request, sessions)));
         }
-        try {
-            manager.endRequest(request, requestSessions, false);
-            return null;
-        } catch (SessionStoreException e) {
-            return e;
+        if (!(request.getRequest() instanceof AsyncGuardRequest)) {
+            request.setRequest(new AsyncGuardRequest(request.getRequest(), () -> completeAsync(request, response, sessions)));
         }
     }
 
     /** An asynchronous request ends when it completes, possibly on another thread, after this dispatch. */
-    private void endWhenAsyncCompletes(Request request, RequestSessions requestSessions) {
-        if (!requestSessions.markEndsWithAsyncRequest()) {
+    private void endWhenAsyncCompletes(Request request, Response response, RequestSessions sessions) {
+        if (!sessions.markEndsWithAsyncRequest()) {
             return;
         }
-        request.getAsyncContext().addListener(new AsyncListener() {
+        request.getAsyncContextInternal().addListener(new AsyncListener() {
             @Override
             public void onComplete(AsyncEvent event) {
-                try {
-                    manager.endRequest(request, requestSessions, true);
-                } catch (SessionStoreException e) {
-                    log.error("The session of a completed asynchronous request was not saved: " + e.getMessage(), e);
-                }
+                manager.end(sessions);
             }
 
             @Override
             public void onTimeout(AsyncEvent event) {
-                // onComplete follows.
+                completeAsync(request, response, sessions);
             }
 
             @Override
             public void onError(AsyncEvent event) {
-                // onComplete follows.
+                completeAsync(request, response, sessions);
             }
 
             @Override
@@ -106,24 +98,51 @@ final class HBaseSessionValve extends ValveBase {
         });
     }
 
-    private void respond(Request request, Response response, SessionStoreException failure) throws IOException {
-        boolean unavailable = failure instanceof StoreUnavailableException;
-        if (unavailable) {
-            log.warn("Answering 503 for [" + request.getRequestURI() + "]: " + failure.getMessage());
-        } else {
-            log.error("Answering 500 for [" + request.getRequestURI() + "]: " + failure.getMessage(), failure);
+    /** Before an asynchronous request completes (or times out, or fails): save, and answer with the failure if that fails. */
+    private void completeAsync(Request request, Response response, RequestSessions sessions) {
+        manager.flushBeforeCommit(request, sessions);
+        SessionStoreException failure = sessions.failure();
+        if (failure == null || response.isCommitted()) {
+            return;
         }
+        FailureResponse answer = report(failure);
+        response.reset();
+        response.setStatus(answer.status());
+        response.setContentType("text/plain;charset=UTF-8");
+        try {
+            PrintWriter body = response.getWriter();
+            body.println(answer.message());
+        } catch (IOException | IllegalStateException e) {
+            log.warn("The failure response of an asynchronous request could not be written: " + e);
+        }
+    }
+
+    private void respondIfFailed(Request request, Response response, RequestSessions sessions) throws IOException {
+        SessionStoreException failure = sessions.failure();
+        if (failure == null) {
+            return;
+        }
+        FailureResponse answer = report(failure);
         if (response.isCommitted()) {
-            log.error("The response was already committed: the client got the application's answer, "
-                    + "but the session was not saved");
+            log.error("The response was committed past the session store's guard; the client got the application's "
+                    + "answer although its session was not saved");
             return;
         }
         response.reset();
-        // The store's exception is reported in the log: the error page shows the message only.
+        // The store's exception is in the log: the error page shows the message only.
         request.removeAttribute(RequestDispatcher.ERROR_EXCEPTION);
-        response.sendError(unavailable ? HttpServletResponse.SC_SERVICE_UNAVAILABLE
-                : HttpServletResponse.SC_INTERNAL_SERVER_ERROR,
-                unavailable ? UNAVAILABLE_MESSAGE : "The session could not be saved: " + failure.getMessage());
+        response.sendError(answer.status(), answer.message());
+    }
+
+    /** Logs the store's failure (its message names the session by key hash only) and gives the answer for it. */
+    private static FailureResponse report(SessionStoreException failure) {
+        FailureResponse answer = FailureResponse.to(failure);
+        if (answer.isRetryable()) {
+            log.warn("Answering " + answer.status() + ": " + failure.getMessage());
+        } else {
+            log.error("Answering " + answer.status() + ": " + failure.getMessage(), failure);
+        }
+        return answer;
     }
 
     private static SessionStoreException storeFailureIn(Throwable thrown) {
@@ -133,9 +152,5 @@ final class HBaseSessionValve extends ValveBase {
             }
         }
         return null;
-    }
-
-    private static SessionStoreException firstOf(SessionStoreException first, SessionStoreException second) {
-        return first != null ? first : second;
     }
 }

@@ -1,12 +1,20 @@
 package io.hbasesessions.tomcat;
 
-import io.hbasesessions.store.LoadedSession;
+import io.hbasesessions.store.Container;
 import io.hbasesessions.store.SaveResult;
+import io.hbasesessions.store.SessionIds;
+import io.hbasesessions.store.SessionPrincipal;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStoreException;
+import io.hbasesessions.store.SessionStores;
+import io.hbasesessions.store.StoredSession;
+import io.hbasesessions.store.Webapp;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,6 +22,7 @@ import java.util.function.Function;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.Session;
+import org.apache.catalina.realm.GenericPrincipal;
 import org.apache.catalina.session.ManagerBase;
 import org.apache.catalina.session.StandardSession;
 import org.apache.catalina.session.StoreBase;
@@ -23,31 +32,27 @@ import org.apache.catalina.session.StoreBase;
  * {@code <Manager className="org.apache.catalina.session.PersistentManager">
  * <Store className="io.hbasesessions.tomcat.HBaseStore" zookeeperQuorum="..."/></Manager>}.
  *
- * <p>HBase's TTL and the store's idle check replace the expiry scan: {@link #processExpires()} reads
- * nothing from HBase. Because sessions are stored under a hash of their id and the id itself is never
- * stored, HBase cannot list them: {@link #keys()}, {@link #getSize()} and {@link #clear()} cover the
- * sessions this node has stored or loaded since it started and that have not expired. After a restart
- * that set is empty, so {@code PersistentManager} loads nothing up front and swaps each session in when
- * its next request asks for it.
+ * <p>The node owns its sessions, so a save writes the node's whole state over the stored one (the store
+ * still writes nothing when nothing changed). A session this node stored before and that is gone now
+ * (revoked, invalidated by another node) is not brought back: it is expired here instead.
  *
- * <p>Authentication is stored when the manager's {@code persistAuthentication} is true, as with Tomcat's
- * own stores. Pessimistic locking has no use here (one node owns a session): leases are given back at once.
+ * <p>HBase's TTL and the store's checks replace the expiry scan: {@link #processExpires()} reads nothing
+ * from HBase. Because sessions are stored under a hash of their id and the id itself is never stored,
+ * HBase cannot list them: {@link #keys()}, {@link #getSize()} and {@link #clear()} cover the sessions
+ * this node has stored or loaded since it started and that have not expired. Authentication is stored
+ * when the manager's {@code persistAuthentication} is true, as with Tomcat's own stores.
  */
-public class HBaseStore extends StoreBase implements StoreAttributes {
+public class HBaseStore extends StoreBase {
 
     private final ConfiguredSettings configured = new ConfiguredSettings();
     /** Ids this node stored or loaded, with the time they expire if idle (Instant.MAX: never). */
     private final Map<String, Instant> knownSessions = new ConcurrentHashMap<>();
     private volatile SessionStore store;
 
-    // ------------------------------------------------------------------ settings (shared vocabulary)
-
-    @Override
-    public void setStoreSetting(String name, String value) {
-        configured.put(name, value);
+    /** One setting of the store by its configuration name; see {@link HBaseSessionManager#setProperty}. */
+    public boolean setProperty(String name, String value) {
+        return configured.set(name, value);
     }
-
-    // ------------------------------------------------------------------ lifecycle
 
     @Override
     public String getStoreName() {
@@ -57,7 +62,14 @@ public class HBaseStore extends StoreBase implements StoreAttributes {
     @Override
     protected synchronized void startInternal() throws LifecycleException {
         Context context = manager.getContext();
-        store = ConfiguredSettings.open(configured.resolve(context), context);
+        try {
+            store = SessionStores.open(configured.resolve(context),
+                    new Webapp(context.getLoader().getClassLoader(), Container.TOMCAT,
+                            (name, value) -> manager.willAttributeDistribute(name, value)));
+        } catch (SessionStoreException e) {
+            throw new LifecycleException(ConfiguredSettings.describe(context) + ": cannot open the HBase session "
+                    + "store: " + e.getMessage(), e);
+        }
         super.startInternal();
     }
 
@@ -72,11 +84,9 @@ public class HBaseStore extends StoreBase implements StoreAttributes {
         }
     }
 
-    // ------------------------------------------------------------------ Store
-
     @Override
     public Session load(String id) throws IOException {
-        Optional<LoadedSession> loaded = call(hbase -> hbase.load(SessionIds.raw(id)));
+        Optional<StoredSession> loaded = call(hbase -> hbase.load(SessionIds.withoutRoute(id)));
         if (loaded.isEmpty()) {
             return null;
         }
@@ -84,33 +94,53 @@ public class HBaseStore extends StoreBase implements StoreAttributes {
             hbase.release(loaded.get());
             return null;
         });
-        RecordSession session = new RecordSession(manager);
-        session.restore(id, loaded.get().record(), persistAuthentication());
-        remember(id, loaded.get().record());
+        SessionRecord record = loaded.get().record();
+        StandardSession session = (StandardSession) manager.createEmptySession();
+        session.setValid(true);
+        session.setCreationTime(record.creationTime().toEpochMilli());
+        session.setMaxInactiveInterval((int) record.maxInactiveInterval().toSeconds());
+        session.setId(id, false);
+        session.setNew(false);
+        loaded.get().attributes().forEach((name, value) -> session.setAttribute(name, value, false));
+        if (persistAuthentication()) {
+            record.login().ifPresent(login -> {
+                session.setAuthType(login.authType());
+                session.setPrincipal(new GenericPrincipal(login.name(), login.roles()));
+            });
+        }
+        remember(id, record);
         return session;
     }
 
-    /**
-     * Writes the node's state of the session over the stored one: the node owns the session, so its
-     * state wins; the store still writes nothing when nothing changed.
-     */
     @Override
     public void save(Session session) throws IOException {
-        // This node owns the session (sticky): its authentication state is the whole truth.
-        SessionRecord record = RecordSession.toRecord((StandardSession) session, persistAuthentication(), null);
-        call(hbase -> {
-            Optional<LoadedSession> stored = hbase.load(record.id());
-            if (stored.isEmpty() || hbase.save(stored.get(), record).outcome() == SaveResult.Outcome.GONE) {
-                hbase.create(record);
-            }
-            return null;
-        });
+        StandardSession standard = (StandardSession) session;
+        String id = SessionIds.withoutRoute(session.getIdInternal());
+        SessionRecord record = new SessionRecord(id, Instant.ofEpochMilli(standard.getCreationTimeInternal()),
+                Instant.ofEpochMilli(standard.getThisAccessedTimeInternal()),
+                Duration.ofSeconds(standard.getMaxInactiveInterval()), login(standard));
+        Map<String, Object> attributes = new LinkedHashMap<>();
+        for (String name : Collections.list(standard.getAttributeNames())) {
+            attributes.put(name, standard.getAttribute(name));
+        }
+        boolean storedBefore = knownSessions.containsKey(session.getIdInternal());
+        if (call(hbase -> hbase.saveWhole(record, attributes, storedBefore)) == SaveResult.GONE) {
+            knownSessions.remove(session.getIdInternal());
+            // Revoked or invalidated elsewhere: it ends here too, instead of coming back.
+            standard.expire();
+            return;
+        }
         remember(session.getIdInternal(), record);
+    }
+
+    private Optional<SessionPrincipal> login(StandardSession session) {
+        return persistAuthentication() ? HBaseSession.loginOf(session.getPrincipal(), session.getAuthType())
+                : Optional.empty();
     }
 
     @Override
     public void remove(String id) throws IOException {
-        call(hbase -> store.delete(SessionIds.raw(id)));
+        call(hbase -> hbase.delete(SessionIds.withoutRoute(id)));
         knownSessions.remove(id);
     }
 
@@ -146,14 +176,14 @@ public class HBaseStore extends StoreBase implements StoreAttributes {
         return manager instanceof ManagerBase base && base.getPersistAuthentication();
     }
 
-    /** A store call under the web application's class loader; store failures become the IOException Tomcat expects. */
+    /** A store call; store failures become the IOException Tomcat expects. */
     private <T> T call(Function<SessionStore, T> storeCall) throws IOException {
         SessionStore current = store;
         if (current == null) {
             throw new IOException("HBaseStore is not started");
         }
         try {
-            return WebappClassLoader.call(manager.getContext(), () -> storeCall.apply(current));
+            return storeCall.apply(current);
         } catch (SessionStoreException e) {
             throw new IOException(e.getMessage(), e);
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hbasesessions.store.StoreCounter;
 import io.hbasesessions.testing.Browser;
 import io.hbasesessions.testing.Browser.Answer;
 import java.lang.management.ManagementFactory;
@@ -14,7 +15,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -58,17 +58,17 @@ class SingleNodeArquillianTest {
     void readOnlyRequestsWithinTheTouchIntervalWriteNothing() throws Exception {
         Browser browser = new Browser();
         browser.get(base(), "op=put&name=a&value=1");
-        long writesBefore = counter("storeSessionWrites");
-        long unchangedBefore = counter("storeUnchangedSaves") + counter("storeTouchesSkipped");
+        long writesBefore = sessionWrites();
+        long unchangedBefore = counter("unchangedSaves") + counter("touchesSkipped");
 
         for (int i = 0; i < READ_ONLY_REQUESTS; i++) {
             assertEquals(Map.of("a", "Note(1)"), browser.get(base(), "op=get").attributes());
             assertEquals(200, browser.get(base(), "op=touch").status());
         }
 
-        assertEquals(writesBefore, counter("storeSessionWrites"), "no HBase write for reads within touchIntervalSeconds");
+        assertEquals(writesBefore, sessionWrites(), "no HBase write for reads within touchIntervalSeconds");
         assertEquals(unchangedBefore + 2 * READ_ONLY_REQUESTS,
-                counter("storeUnchangedSaves") + counter("storeTouchesSkipped"), "every request ended in a skipped save");
+                counter("unchangedSaves") + counter("touchesSkipped"), "every request ended in a skipped save");
     }
 
     @Test
@@ -85,8 +85,8 @@ class SingleNodeArquillianTest {
         ids.put("garbage", "../../etc/passwd%00");
         ids.put("overlong", "A".repeat(4000));
         ids.put("expired", shortLived.cookie());
-        long writesBefore = counter("storeSessionWrites");
-        long createsBefore = counter("storeCreates");
+        long writesBefore = sessionWrites();
+        long createsBefore = counter("creates");
 
         for (Map.Entry<String, String> id : ids.entrySet()) {
             Answer lookup = Browser.withCookie(id.getValue()).get(base(), "op=get");
@@ -98,36 +98,41 @@ class SingleNodeArquillianTest {
             assertEquals(Set.of("mine"), put.attributes().keySet(), id.getKey() + ": a fresh session");
         }
 
-        assertEquals(ids.size(), counter("storeCreates") - createsBefore);
-        assertEquals(ids.size(), counter("storeSessionWrites") - writesBefore, "only the new sessions were written");
+        assertEquals(ids.size(), counter("creates") - createsBefore);
+        assertEquals(ids.size(), sessionWrites() - writesBefore, "only the new sessions were written");
         assertEquals(Map.of("secret", "Note(s1)"), victim.get(base(), "op=get").attributes());
     }
 
+    /** The store's MBean: one attribute per counter, all readable, the settings in force. */
     @Test
-    void theManagersMBeanShowsEveryDescribedAttribute() throws Exception {
+    void theStoresMBeanShowsEveryCounterAndTheSettings() throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName manager = managerName();
-        assertEquals("Non-sticky sessions stored in HBase", server.getMBeanInfo(manager).getDescription(),
-                "described by the package's mbeans-descriptors.xml");
-        for (MBeanAttributeInfo attribute : server.getMBeanInfo(manager).getAttributes()) {
-            server.getAttribute(manager, attribute.getName());
+        ObjectName store = storeName();
+        for (StoreCounter counter : StoreCounter.values()) {
+            assertTrue(server.getAttribute(store, counter.counterName()) instanceof Long, counter.counterName());
         }
-        assertTrue(((String) server.getAttribute(manager, "storeSettings")).contains("keyScope=localhost/app"));
+        assertTrue(((String) server.getAttribute(store, "settings")).contains("keyScope=/app"));
+        assertEquals("/app", server.getAttribute(store, "keyScope"));
     }
 
     private URI base() {
         return URI.create(deploymentUrl.toString()).resolve("session");
     }
 
-    /** A counter of the store, as JMX shows it on the manager's MBean. */
+    /** A counter of the store, as JMX shows it. */
     private static long counter(String attribute) throws Exception {
-        return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(managerName(), attribute);
+        return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(storeName(), attribute);
     }
 
-    private static ObjectName managerName() throws Exception {
-        Set<ObjectName> managers = ManagementFactory.getPlatformMBeanServer()
-                .queryNames(new ObjectName("*:type=Manager,context=/app,*"), null);
-        assertEquals(1, managers.size(), "one manager MBean for /app: " + managers);
-        return managers.iterator().next();
+    /** Every write that reached a session row. */
+    private static long sessionWrites() throws Exception {
+        return counter("creates") + counter("fullWrites") + counter("touches") + counter("idChanges");
+    }
+
+    private static ObjectName storeName() throws Exception {
+        Set<ObjectName> stores = ManagementFactory.getPlatformMBeanServer()
+                .queryNames(new ObjectName("io.hbasesessions:type=SessionStore,context=\"localhost/app\",*"), null);
+        assertEquals(1, stores.size(), "one store MBean for /app: " + stores);
+        return stores.iterator().next();
     }
 }

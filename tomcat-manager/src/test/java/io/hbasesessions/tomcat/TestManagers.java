@@ -15,19 +15,19 @@ final class TestManagers {
 
     static HBaseSessionManager manager(EmbeddedHBase hbase, TestNamespace namespace) {
         HBaseSessionManager manager = new HBaseSessionManager();
-        manager.setZookeeperQuorum(quorum(hbase));
-        manager.setTable(namespace.table("sessions"));
-        manager.setIndexTable(namespace.table("user_sessions"));
-        manager.setRegions("2");
+        manager.setProperty("zookeeperQuorum", quorum(hbase));
+        manager.setProperty("table", namespace.table("sessions"));
+        manager.setProperty("indexTable", namespace.table("user_sessions"));
+        manager.setProperty("regions", "2");
         return manager;
     }
 
     static HBaseStore store(EmbeddedHBase hbase, TestNamespace namespace) {
         HBaseStore store = new HBaseStore();
-        store.setZookeeperQuorum(quorum(hbase));
-        store.setTable(namespace.table("persistent_sessions"));
-        store.setIndexTable(namespace.table("persistent_user_sessions"));
-        store.setRegions("2");
+        store.setProperty("zookeeperQuorum", quorum(hbase));
+        store.setProperty("table", namespace.table("persistent_sessions"));
+        store.setProperty("indexTable", namespace.table("persistent_user_sessions"));
+        store.setProperty("regions", "2");
         return store;
     }
 }

@@ -13,6 +13,7 @@ import io.hbasesessions.benchmarks.http.WrkLoadGenerator;
 import io.hbasesessions.benchmarks.scale.ScaleBenchmark;
 import io.hbasesessions.benchmarks.store.StoreBenchmark;
 import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
 import java.io.IOException;
 import java.io.InputStream;
@@ -109,10 +110,10 @@ public final class BenchmarkSuite {
 
     private static StoreSettings storeSettings(String quorum, String table) {
         return StoreSettings.builder()
-                .zookeeperQuorum(quorum)
-                .table(table)
-                .indexTable(table + "_index")
-                .keyScope("/" + table)
+                .set(Setting.ZOOKEEPER_QUORUM, quorum)
+                .set(Setting.TABLE, table)
+                .set(Setting.INDEX_TABLE, table + "_index")
+                .set(Setting.KEY_SCOPE, "/" + table)
                 .build();
     }
 

@@ -98,8 +98,8 @@ public final class ProfileSummary {
         Map<String, String> parts = new LinkedHashMap<>();
         parts.put("container's HTTP handling", "org.apache.coyote.AbstractProtocol$ConnectionHandler.process"
                 + "|org.eclipse.jetty.server.internal.HttpConnection.onFillable");
-        parts.put("store load", "io.hbasesessions.store.HBaseSessionStore.load");
-        parts.put("store save", "io.hbasesessions.store.HBaseSessionStore.save");
+        parts.put("store load", "io.hbasesessions.store.SessionProtocol.load");
+        parts.put("store save", "io.hbasesessions.store.SessionProtocol.save");
         parts.put("Kryo read", "io.hbasesessions.store.KryoCodec.decode");
         parts.put("Kryo write", "io.hbasesessions.store.KryoCodec.encode");
         parts.put("HBase client calls", "org.apache.hadoop.hbase.client.RawAsyncTableImpl");

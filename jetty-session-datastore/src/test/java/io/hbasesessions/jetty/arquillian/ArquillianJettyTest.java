@@ -110,8 +110,8 @@ class ArquillianJettyTest {
                 <Configure id="webapp" class="org.eclipse.jetty.ee10.webapp.WebAppContext">
                   <Get id="sessionHandler" name="sessionHandler"/>
                   <New id="storeFactory" class="io.hbasesessions.jetty.HBaseSessionDataStoreFactory">
-                    <Set name="zookeeperQuorum">%s</Set>
-                    <Set name="regions">1</Set>
+                    <Call name="setSetting"><Arg>zookeeperQuorum</Arg><Arg>%s</Arg></Call>
+                    <Call name="setSetting"><Arg>regions</Arg><Arg>1</Arg></Call>
                   </New>
                   <Ref refid="storeFactory">
                     <Call id="sessionDataStore" name="getSessionDataStore"><Arg><Ref refid="sessionHandler"/></Arg></Call>

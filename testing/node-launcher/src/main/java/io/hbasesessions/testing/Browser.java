@@ -1,5 +1,6 @@
 package io.hbasesessions.testing;
 
+import io.hbasesessions.store.SessionIds;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -54,8 +55,7 @@ public final class Browser {
 
     /** {@code id} without a route suffix (Jetty's {@code .node0}, Tomcat's {@code .jvmRoute}). */
     public static String withoutRoute(String id) {
-        int routeStart = id.indexOf('.');
-        return routeStart < 0 ? id : id.substring(0, routeStart);
+        return SessionIds.withoutRoute(id);
     }
 
     /** {@code GET <servlet>?<query>}, e.g. the test WAR's {@code get(servlet, "op=put&name=a&value=b")}. */

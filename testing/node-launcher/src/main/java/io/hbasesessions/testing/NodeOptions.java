@@ -113,14 +113,6 @@ public final class NodeOptions {
         return sessions;
     }
 
-    /**
-     * Gives every {@code --store-setting} to the container's session manager or store factory, through
-     * its setter of that name; an unknown name fails with the names there are.
-     */
-    public void applyStoreSettings(Object sessionManagerOrFactory) {
-        StoreSettingSetters.apply(storeSettings, sessionManagerOrFactory);
-    }
-
     /** Prints the line {@link NodeProcess} waits for. */
     public static void announceReady(int port, String serverInfo) {
         System.out.println(READY + " port=" + port + " server=" + serverInfo);

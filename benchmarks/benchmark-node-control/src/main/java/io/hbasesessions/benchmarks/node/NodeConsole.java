@@ -1,5 +1,6 @@
 package io.hbasesessions.benchmarks.node;
 
+import io.hbasesessions.store.StoreCounter;
 import io.hbasesessions.store.StoreCounters;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -63,8 +64,8 @@ public final class NodeConsole {
         counters.put("activeSessions", activeSessions);
         if (hbaseStore != null) {
             counters.put("sessionWrites", hbaseStore.sessionWrites());
-            counters.put("loads", hbaseStore.loads());
-            counters.put("conflicts", hbaseStore.conflicts());
+            counters.put("loads", hbaseStore.get(StoreCounter.LOADS));
+            counters.put("conflicts", hbaseStore.get(StoreCounter.CONFLICTS));
         }
         return counters;
     }

@@ -32,14 +32,12 @@ public class CodecBenchmark {
     private SessionCodec sessionCodec;
     private Map<String, Object> attributes;
     private Map<String, byte[]> encoded;
-    private ClassLoader loader;
 
     @Setup
     public void setUp() {
-        sessionCodec = SessionCodec.of(codec);
+        sessionCodec = SessionCodec.of(codec, BenchmarkSession.class.getClassLoader());
         attributes = BenchmarkSession.attributes(42, Instant.parse("2026-01-01T12:00:00Z"));
         encoded = encode(sessionCodec, attributes);
-        loader = BenchmarkSession.class.getClassLoader();
     }
 
     @Benchmark
@@ -49,7 +47,7 @@ public class CodecBenchmark {
 
     @Benchmark
     public void read(Blackhole blackhole) {
-        encoded.values().forEach(bytes -> blackhole.consume(sessionCodec.decode(bytes, loader)));
+        encoded.values().forEach(bytes -> blackhole.consume(sessionCodec.decode(bytes)));
     }
 
     /** Each attribute encoded alone, as the store writes them. */

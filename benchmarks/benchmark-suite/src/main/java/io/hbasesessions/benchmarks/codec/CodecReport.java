@@ -29,7 +29,7 @@ public final class CodecReport {
         Map<String, Object> attributes = BenchmarkSession.attributes(42, Instant.parse("2026-01-01T12:00:00Z"));
         Map<SerializerKind, Long> bytes = new LinkedHashMap<>();
         for (SerializerKind kind : SerializerKind.values()) {
-            bytes.put(kind, CodecBenchmark.encode(SessionCodec.of(kind), attributes).values().stream()
+            bytes.put(kind, CodecBenchmark.encode(SessionCodec.of(kind, BenchmarkSession.class.getClassLoader()), attributes).values().stream()
                     .mapToLong(b -> b.length).sum());
         }
         Map<String, Double> microseconds = timings(forks, iterations, iterationTime);

@@ -6,6 +6,7 @@ import io.hbasesessions.benchmarks.TimedLoop;
 import io.hbasesessions.benchmarks.store.Sessions;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStores;
+import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,11 +53,11 @@ public final class ScaleBenchmark {
         String[] ids = new String[sessions];
         Measurement creation;
         Measurement loads;
-        try (SessionStore store = SessionStores.open(settings)) {
+        try (SessionStore store = SessionStores.open(settings, Sessions.WEBAPP)) {
             int perThread = sessions / THREADS;
             creation = new TimedLoop(Duration.ZERO, CREATION_TIME_LIMIT, perThread).run(THREADS, (t, i) -> {
                 int index = t * perThread + (int) i;
-                ids[index] = store.create(Sessions.newRecord(index)).record().id();
+                ids[index] = Sessions.create(store, index).record().id();
             });
             loads = new TimedLoop(Duration.ofSeconds(1), loadTime, MAX_LOADS_PER_THREAD).run(THREADS, (t, i) -> {
                 String id = ids[ThreadLocalRandom.current().nextInt(perThread * THREADS)];
@@ -69,7 +70,7 @@ public final class ScaleBenchmark {
             }
         }
         long created = creation.operations();
-        TableName table = TableName.valueOf(settings.table());
+        TableName table = TableName.valueOf(settings.get(Setting.TABLE));
         long afterFlush;
         long afterCompaction;
         try (Connection connection = ConnectionFactory.createConnection(client); Admin admin = connection.getAdmin()) {

@@ -2,34 +2,45 @@ package io.hbasesessions.benchmarks.store;
 
 import io.hbasesessions.benchmarks.webapp.BenchmarkSession;
 import io.hbasesessions.store.SessionRecord;
+import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.StoredSession;
+import io.hbasesessions.store.Webapp;
+import io.hbasesessions.store.Container;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Session records for the store benchmarks: the realistic session under a container-like random id. */
+/** Sessions for the store benchmarks: the realistic session under a container-like random id. */
 public final class Sessions {
 
+    /** The benchmark's web application: the benchmark WAR's classes are on this classpath. */
+    public static final Webapp WEBAPP = new Webapp(BenchmarkSession.class.getClassLoader(), Container.NONE);
     private static final int ID_BYTES = 16;
 
     private Sessions() {
     }
 
-    public static SessionRecord newRecord(long user) {
+    /** A new realistic session, stored. */
+    public static StoredSession create(SessionStore store, long user) {
         byte[] id = new byte[ID_BYTES];
         ThreadLocalRandom.current().nextBytes(id);
         Instant now = Instant.now();
-        return SessionRecord.builder(HexFormat.of().withUpperCase().formatHex(id), now)
-                .attributes(BenchmarkSession.attributes(user, now))
-                .build();
+        StoredSession session = store.newSession(SessionRecord.created(HexFormat.of().withUpperCase().formatHex(id), now,
+                Duration.ofMinutes(30)), false);
+        session.attributes().putAll(BenchmarkSession.attributes(user, now));
+        store.save(session, session.record());
+        return session;
     }
 
-    /** The record after a write request: cart and counters changed, access time now. */
-    public static SessionRecord changed(SessionRecord record, long request) {
+    /** What a write request does: cart and counters changed, access time now; returns the record to save. */
+    public static SessionRecord change(StoredSession session, long request) {
         Instant now = Instant.now();
-        Map<String, Object> attributes = new LinkedHashMap<>(record.attributes());
-        BenchmarkSession.change(attributes::get, attributes::put, (int) request, now);
-        return record.toBuilder().attributes(attributes).lastAccessTime(now).build();
+        BenchmarkSession.change(session.attributes()::get, session.attributes()::put, (int) request, now);
+        return session.record().withLastAccessTime(latest(now, session.record().lastAccessTime().plusMillis(1)));
+    }
+
+    static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 }

@@ -3,13 +3,13 @@ package io.hbasesessions.benchmarks.store;
 import io.hbasesessions.benchmarks.Measurement;
 import io.hbasesessions.benchmarks.Report;
 import io.hbasesessions.benchmarks.TimedLoop;
-import io.hbasesessions.store.LoadedSession;
 import io.hbasesessions.store.SaveResult;
-import io.hbasesessions.store.SaveResult.Outcome;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStores;
-import io.hbasesessions.store.StoreCounters;
+import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StoreCounter;
 import io.hbasesessions.store.StoreSettings;
+import io.hbasesessions.store.StoredSession;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +17,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.ToLongFunction;
 
 /**
  * Part 2: each store operation at 1 and 8 threads against the embedded HBase, through the public
@@ -43,54 +42,59 @@ public final class StoreBenchmark {
     public void run(Report report) throws Exception {
         report.heading("2. Store operations against the embedded HBase");
         // Touches are debounced to one per touchIntervalSeconds; a second store with 0 writes every one.
-        try (SessionStore store = SessionStores.open(settings);
-                SessionStore touchingStore = SessionStores.open(settings.toBuilder().touchIntervalSeconds(0).build())) {
-            List<LoadedSession> pool = createPool(store);
-            // The latest version of each pool session, which the save and touch runs keep current.
-            List<LoadedSession> owned = new ArrayList<>(pool);
+        try (SessionStore store = SessionStores.open(settings, Sessions.WEBAPP);
+                SessionStore touchingStore = SessionStores.open(settings.toBuilder()
+                        .set(Setting.TOUCH_INTERVAL_SECONDS, 0L).build(), Sessions.WEBAPP)) {
+            List<StoredSession> pool = createPool(store);
+            // Each thread's share of the pool, kept current by the save runs; the touch runs use their own copies.
+            List<StoredSession> touched = new ArrayList<>();
+            for (StoredSession session : pool) {
+                touched.add(touchingStore.load(session.record().id()).orElseThrow());
+            }
             List<List<String>> rows = new ArrayList<>();
             for (int threads : THREADS) {
-                rows.add(row("load", threads, store, "Gets", StoreCounters::loads, (t, i) -> load(store, pool)));
-                rows.add(row("create", threads, store, "creates", StoreCounters::creates,
-                        (t, i) -> store.create(Sessions.newRecord(users.incrementAndGet()))));
-                rows.add(row("save with change", threads, store, "full writes", StoreCounters::fullWrites,
-                        (t, i) -> saveWithChange(store, owned, threads, t, i)));
-                rows.add(row("touch", threads, touchingStore, "touches", StoreCounters::touches,
-                        (t, i) -> touch(touchingStore, owned, threads, t, i)));
-                List<LoadedSession> stale = staleCopies(store, threads);
-                rows.add(row("save after conflict", threads, store, "conflicts", StoreCounters::conflicts,
-                        (t, i) -> saveAfterConflict(store, stale.get(t), i)));
+                rows.add(row("load", threads, store, "Gets", StoreCounter.LOADS, (t, i) -> load(store, pool)));
+                rows.add(row("create", threads, store, "creates", StoreCounter.CREATES,
+                        (t, i) -> Sessions.create(store, users.incrementAndGet())));
+                rows.add(row("save with change", threads, store, "full writes", StoreCounter.FULL_WRITES,
+                        (t, i) -> saveWithChange(store, pool, threads, t, i)));
+                rows.add(row("touch", threads, touchingStore, "touches", StoreCounter.TOUCHES,
+                        (t, i) -> touch(touchingStore, touched, threads, t, i)));
+                List<StoredSession[]> racing = racingCopies(store, threads);
+                rows.add(row("save after conflict", threads, store, "conflicts", StoreCounter.CONFLICTS,
+                        (t, i) -> saveAfterConflict(store, racing.get(t), i)));
             }
             report.table(List.of("operation", "threads", "ops/s", "p50 ms", "p99 ms", "per op (store counters)"), rows);
         }
         report.note("load: one Get of a random session of " + sessions + ". create: CheckAndMutate ifNotExists, "
                 + "SYNC_WAL. save with change: the cart changed, CheckAndMutate ifEquals on the version, SYNC_WAL. "
                 + "touch: access time only, ASYNC_WAL (touchIntervalSeconds=0 so that every touch writes). save "
-                + "after conflict: a save from a copy whose version is stale, so its CheckAndMutate fails, and the "
-                + "store re-reads, merges this request's change and writes again (2 CheckAndMutates + 1 Get).");
+                + "after conflict: two copies of one session write in turn, so each save is from a stale copy: its "
+                + "CheckAndMutate fails, and the store re-reads, merges this request's change and writes again "
+                + "(2 CheckAndMutates + 1 Get; the other copy's write is counted in the time too).");
     }
 
     /** The counter, read before and after, shows that each operation did what its name says. */
     private List<String> row(String operation, int threads, SessionStore store, String counterName,
-            ToLongFunction<StoreCounters> counter, TimedLoop.Operation body) throws Exception {
-        long before = counter.applyAsLong(store.counters());
+            StoreCounter counter, TimedLoop.Operation body) throws Exception {
+        long before = store.counters().get(counter);
         Measurement measurement = loop.run(threads, body);
         // Warm-up calls count too: divide by every call, not only the measured ones.
         long calls = measurement.operations() + measurement.warmupOperations();
-        double perCall = (double) (counter.applyAsLong(store.counters()) - before) / calls;
+        double perCall = (double) (store.counters().get(counter) - before) / calls;
         return Report.cells(operation, threads, Report.number(measurement.perSecond()),
                 Report.number(measurement.p50Millis()), Report.number(measurement.p99Millis()),
                 Report.number(perCall) + " " + counterName);
     }
 
-    private List<LoadedSession> createPool(SessionStore store) throws Exception {
-        List<LoadedSession> pool = Collections.synchronizedList(new ArrayList<>());
+    private List<StoredSession> createPool(SessionStore store) throws Exception {
+        List<StoredSession> pool = Collections.synchronizedList(new ArrayList<>());
         new TimedLoop(Duration.ZERO, Duration.ofMinutes(10), sessions / 8).run(8,
-                (t, i) -> pool.add(store.create(Sessions.newRecord(users.incrementAndGet()))));
+                (t, i) -> pool.add(Sessions.create(store, users.incrementAndGet())));
         return new ArrayList<>(pool);
     }
 
-    private static void load(SessionStore store, List<LoadedSession> pool) {
+    private static void load(SessionStore store, List<StoredSession> pool) {
         String id = pool.get(ThreadLocalRandom.current().nextInt(pool.size())).record().id();
         if (store.load(id).isEmpty()) {
             throw new IllegalStateException("A stored session was not found");
@@ -98,37 +102,35 @@ public final class StoreBenchmark {
     }
 
     /** Each thread writes its own share of the sessions, so that only the conflict benchmark conflicts. */
-    private static void saveWithChange(SessionStore store, List<LoadedSession> owned, int threads, int thread,
+    private static void saveWithChange(SessionStore store, List<StoredSession> owned, int threads, int thread,
             long iteration) {
-        int index = ownedIndex(owned.size(), threads, thread, iteration);
-        LoadedSession loaded = owned.get(index);
-        owned.set(index, expect(Outcome.WRITTEN, store.save(loaded, Sessions.changed(loaded.record(), iteration))));
+        StoredSession session = owned.get(ownedIndex(owned.size(), threads, thread, iteration));
+        expect(SaveResult.WRITTEN, store.save(session, Sessions.change(session, iteration)));
     }
 
-    private static void touch(SessionStore store, List<LoadedSession> owned, int threads, int thread, long iteration) {
-        int index = ownedIndex(owned.size(), threads, thread, iteration);
-        LoadedSession loaded = owned.get(index);
+    private static void touch(SessionStore store, List<StoredSession> owned, int threads, int thread, long iteration) {
+        StoredSession session = owned.get(ownedIndex(owned.size(), threads, thread, iteration));
         // Strictly later than the stored access time, even within one millisecond.
-        Instant accessTime = latest(Instant.now(), loaded.record().lastAccessTime().plusMillis(1));
-        owned.set(index, expect(Outcome.TOUCHED, store.touch(loaded, accessTime)));
+        Instant accessTime = Sessions.latest(Instant.now(), session.record().lastAccessTime().plusMillis(1));
+        expect(SaveResult.TOUCHED, store.save(session, session.record().withLastAccessTime(accessTime)));
     }
 
-    private static void saveAfterConflict(SessionStore store, LoadedSession stale, long iteration) {
-        expect(Outcome.MERGED, store.save(stale, Sessions.changed(stale.record(), iteration)));
+    /** Two copies of one session: each iteration writes through one, then saves the other, which conflicts. */
+    private static void saveAfterConflict(SessionStore store, StoredSession[] copies, long iteration) {
+        StoredSession first = copies[(int) (iteration % 2)];
+        StoredSession second = copies[(int) ((iteration + 1) % 2)];
+        store.save(first, Sessions.change(first, iteration));
+        expect(SaveResult.MERGED, store.save(second, Sessions.change(second, iteration)));
     }
 
-    /**
-     * A new session per thread (the pool's are kept current by the other runs), created and then written
-     * once more, so that every save from the copy that create returned conflicts.
-     */
-    private List<LoadedSession> staleCopies(SessionStore store, int threads) {
-        List<LoadedSession> stale = new ArrayList<>();
+    /** A new session per thread, read twice: the two copies race in {@link #saveAfterConflict}. */
+    private List<StoredSession[]> racingCopies(SessionStore store, int threads) {
+        List<StoredSession[]> copies = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            LoadedSession created = store.create(Sessions.newRecord(users.incrementAndGet()));
-            store.save(created, Sessions.changed(created.record(), -1));
-            stale.add(created);
+            String id = Sessions.create(store, users.incrementAndGet()).record().id();
+            copies.add(new StoredSession[] {store.load(id).orElseThrow(), store.load(id).orElseThrow()});
         }
-        return stale;
+        return copies;
     }
 
     private static int ownedIndex(int size, int threads, int thread, long iteration) {
@@ -136,14 +138,9 @@ public final class StoreBenchmark {
         return thread * share + (int) (iteration % share);
     }
 
-    private static LoadedSession expect(Outcome expected, SaveResult result) {
-        if (result.outcome() != expected) {
-            throw new IllegalStateException("Expected " + expected + " but the store answered " + result.outcome());
+    private static void expect(SaveResult expected, SaveResult result) {
+        if (result != expected) {
+            throw new IllegalStateException("Expected " + expected + " but the store answered " + result);
         }
-        return result.session().orElseThrow();
-    }
-
-    private static Instant latest(Instant a, Instant b) {
-        return a.isAfter(b) ? a : b;
     }
 }

@@ -41,7 +41,7 @@ public final class JettyNode {
         return switch (options.sessions()) {
             case HBASE -> {
                 HBaseSessionDataStoreFactory factory = new HBaseSessionDataStoreFactory();
-                options.applyStoreSettings(factory);
+                options.storeSettings().forEach(factory::setSetting);
                 yield factory;
             }
             case MEMORY -> null;

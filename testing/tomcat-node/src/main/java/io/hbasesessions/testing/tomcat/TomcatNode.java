@@ -2,6 +2,7 @@ package io.hbasesessions.testing.tomcat;
 
 import io.hbasesessions.testing.NodeOptions;
 import io.hbasesessions.testing.NodeOptions.User;
+import io.hbasesessions.store.Setting;
 import io.hbasesessions.tomcat.HBaseSessionManager;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,7 +38,11 @@ public final class TomcatNode {
         return switch (options.sessions()) {
             case HBASE -> {
                 HBaseSessionManager manager = new HBaseSessionManager();
-                options.applyStoreSettings(manager);
+                options.storeSettings().forEach((name, value) -> {
+                    if (!manager.setProperty(name, value)) {
+                        Setting.named(name);
+                    }
+                });
                 yield manager;
             }
             case MEMORY -> {

@@ -1,0 +1,38 @@
+package io.hbasesessions.store;
+
+import java.util.List;
+
+/**
+ * The container an adapter serves. Each container keeps some attributes of its own in a session
+ * (Jetty's FORM login keeps the page to return to, for example); a web application on another
+ * container must not see them, and they must survive its writes. The store hides them by name.
+ */
+public enum Container {
+    TOMCAT(List.of("org.apache.catalina.", "org.apache.tomcat.")),
+    JETTY(List.of("org.eclipse.jetty.")),
+    /** A user of the store that is no container (a command-line tool): it sees every attribute. */
+    NONE(List.of());
+
+    private final List<String> internalPrefixes;
+
+    Container(List<String> internalPrefixes) {
+        this.internalPrefixes = internalPrefixes;
+    }
+
+    /** Whether {@code attributeName} belongs to another container and is hidden from this one's web applications. */
+    boolean hides(String attributeName) {
+        if (this == NONE) {
+            return false;
+        }
+        for (Container other : values()) {
+            if (other != this && other.owns(attributeName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean owns(String attributeName) {
+        return internalPrefixes.stream().anyMatch(attributeName::startsWith);
+    }
+}

@@ -1,0 +1,173 @@
+package io.hbasesessions.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.AsyncTable;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Durability;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/** {@link SessionRows} in the HBase {@code sessions} table: family {@code s}, cells {@code state}, {@code ver}, {@code lease}. */
+final class HBaseSessionRows implements SessionRows {
+
+    static final byte[] FAMILY = Bytes.toBytes("s");
+    static final byte[] STATE = Bytes.toBytes("state");
+    static final byte[] VERSION = Bytes.toBytes("ver");
+    static final byte[] LEASE = Bytes.toBytes("lease");
+    /** Lease cells guard no data: a lease lost in a region server crash only ends one request's exclusivity. */
+    private static final Durability LEASE_DURABILITY = Durability.ASYNC_WAL;
+    /**
+     * A lease is given back by writing it empty: HBase treats an empty expected value as "missing or
+     * empty", so one condition finds a lease free whether it was given back, expired or never taken.
+     */
+    private static final byte[] FREE_LEASE = new byte[0];
+
+    private final AsyncTable<?> table;
+    private final HBaseCalls calls;
+    private final WriteDurability deleteDurability;
+
+    /** @param deleteDurability of deletes: invalidation and revocation must not be undone by a crash */
+    HBaseSessionRows(AsyncTable<?> table, HBaseCalls calls, WriteDurability deleteDurability) {
+        this.table = table;
+        this.calls = calls;
+        this.deleteDurability = deleteDurability;
+    }
+
+    @Override
+    public Optional<SessionRow> read(SessionKey key, Deadline deadline) {
+        return parse(calls.await(table.get(get(key)), deadline, key, "reading the session"));
+    }
+
+    @Override
+    public List<Optional<SessionRow>> readAll(List<SessionKey> keys, Deadline deadline) {
+        List<Result> results = calls.await(table.getAll(keys.stream().map(HBaseSessionRows::get).toList()), deadline,
+                null, "reading " + keys.size() + " sessions");
+        List<Optional<SessionRow>> rows = new ArrayList<>(results.size());
+        for (Result result : results) {
+            try {
+                rows.add(parse(result));
+            } catch (CorruptSessionDataException e) {
+                rows.add(Optional.empty());
+            }
+        }
+        return rows;
+    }
+
+    @Override
+    public boolean insert(SessionKey key, RowWrite write, Deadline deadline) {
+        return conditional(CheckAndMutate.newBuilder(key.row()).ifNotExists(FAMILY, VERSION).build(put(key, write)),
+                key, deadline);
+    }
+
+    @Override
+    public boolean replace(SessionKey key, long expectedVersion, RowWrite write, Deadline deadline) {
+        return conditional(CheckAndMutate.newBuilder(key.row())
+                .ifEquals(FAMILY, VERSION, Bytes.toBytes(expectedVersion)).build(put(key, write)), key, deadline);
+    }
+
+    @Override
+    public boolean replaceUnderLease(SessionKey key, long expectedVersion, String leaseToken, RowWrite write,
+            Deadline deadline) {
+        FilterList leaseAndVersion = new FilterList(FilterList.Operator.MUST_PASS_ALL,
+                cellEquals(LEASE, Bytes.toBytes(leaseToken)), cellEquals(VERSION, Bytes.toBytes(expectedVersion)));
+        Put writeAndRelease = put(key, write).addColumn(FAMILY, LEASE, FREE_LEASE);
+        return conditional(CheckAndMutate.newBuilder(key.row()).ifMatches(leaseAndVersion).build(writeAndRelease),
+                key, deadline);
+    }
+
+    @Override
+    public boolean delete(SessionKey key, long expectedVersion, Deadline deadline) {
+        return conditional(CheckAndMutate.newBuilder(key.row())
+                .ifEquals(FAMILY, VERSION, Bytes.toBytes(expectedVersion)).build(rowDelete(key)), key, deadline);
+    }
+
+    @Override
+    public void delete(SessionKey key, Deadline deadline) {
+        calls.await(table.delete(rowDelete(key)), deadline, key, "deleting the session");
+    }
+
+    @Override
+    public void deleteAll(List<SessionKey> keys, Deadline deadline) {
+        calls.await(table.deleteAll(keys.stream().map(this::rowDelete).toList()), deadline, null,
+                "deleting " + keys.size() + " sessions");
+    }
+
+    @Override
+    public boolean takeLease(SessionKey key, String leaseToken, Duration leaseTimeout, Deadline deadline) {
+        Put take = leasePut(key, Bytes.toBytes(leaseToken));
+        take.setTTL(leaseTimeout.toMillis());
+        return conditional(CheckAndMutate.newBuilder(key.row()).ifEquals(FAMILY, LEASE, FREE_LEASE).build(take),
+                key, deadline);
+    }
+
+    @Override
+    public void dropLease(SessionKey key, String leaseToken, Deadline deadline) {
+        conditional(CheckAndMutate.newBuilder(key.row()).ifEquals(FAMILY, LEASE, Bytes.toBytes(leaseToken))
+                .build(leasePut(key, FREE_LEASE)), key, deadline);
+    }
+
+    /**
+     * Empty when the row holds no session (missing, expired by its TTL, or only a lease).
+     *
+     * @throws CorruptSessionDataException if the cells are not a session this store wrote
+     */
+    private static Optional<SessionRow> parse(Result result) {
+        byte[] state = result.getValue(FAMILY, STATE);
+        if (state == null) {
+            return Optional.empty();
+        }
+        byte[] version = result.getValue(FAMILY, VERSION);
+        if (version == null || version.length != Bytes.SIZEOF_LONG) {
+            throw new CorruptSessionDataException("the version cell is "
+                    + (version == null ? "missing" : version.length + " bytes instead of 8"));
+        }
+        return Optional.of(new SessionRow(StoredState.parse(state), Bytes.toLong(version)));
+    }
+
+    private boolean conditional(CheckAndMutate checkAndMutate, SessionKey key, Deadline deadline) {
+        return calls.await(table.checkAndMutate(checkAndMutate), deadline, key, "writing the session").isSuccess();
+    }
+
+    private static Get get(SessionKey key) {
+        return new Get(key.row()).addFamily(FAMILY);
+    }
+
+    private static Put put(SessionKey key, RowWrite write) {
+        Put put = new Put(key.row())
+                .addColumn(FAMILY, STATE, write.stateCell())
+                .addColumn(FAMILY, VERSION, Bytes.toBytes(write.version()));
+        write.cellTtlMillis().ifPresent(put::setTTL);
+        return durable(put, write.durability());
+    }
+
+    private Delete rowDelete(SessionKey key) {
+        return durable(new Delete(key.row()), deleteDurability);
+    }
+
+    private static Put leasePut(SessionKey key, byte[] value) {
+        Put lease = new Put(key.row()).addColumn(FAMILY, LEASE, value);
+        lease.setDurability(LEASE_DURABILITY);
+        return lease;
+    }
+
+    private static SingleColumnValueFilter cellEquals(byte[] qualifier, byte[] value) {
+        SingleColumnValueFilter filter = new SingleColumnValueFilter(FAMILY, qualifier, CompareOperator.EQUAL, value);
+        filter.setFilterIfMissing(true);
+        return filter;
+    }
+
+    static <M extends Mutation> M durable(M mutation, WriteDurability durability) {
+        mutation.setDurability(Durability.valueOf(durability.name()));
+        return mutation;
+    }
+}

@@ -1,0 +1,49 @@
+package io.hbasesessions.store;
+
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.AsyncTable;
+
+/** Opens a {@link SessionProtocol} on HBase: the shared connection, the checked tables, bounded table handles. */
+final class HBaseSessions {
+
+    /** A view of each table the store uses; tests wrap them to see the mutations the store sends. */
+    interface TableView extends UnaryOperator<AsyncTable<AdvancedScanResultConsumer>> {
+    }
+
+    private HBaseSessions() {
+    }
+
+    static SessionProtocol open(StoreSettings settings, Webapp webapp, Clock clock, TableView tableView) {
+        LiveCounters counters = new LiveCounters();
+        HBaseCalls calls = new HBaseCalls(counters);
+        SharedConnections.Lease connection = SharedConnections.acquire(settings, calls);
+        try {
+            new SessionTables(connection.connection(), calls, settings).prepare();
+            AsyncConnection hbase = connection.connection();
+            WriteDurability lifecycle = SavePlan.Durabilities.of(settings).lifecycle();
+            SessionRows rows = new HBaseSessionRows(tableView.apply(table(hbase, settings.get(Setting.TABLE), settings)),
+                    calls, lifecycle);
+            UserIndex index = new HBaseUserIndex(tableView.apply(table(hbase, settings.get(Setting.INDEX_TABLE), settings)),
+                    calls, lifecycle);
+            return new SessionProtocol(settings, webapp, clock, counters, rows, index, connection::close);
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    private static AsyncTable<AdvancedScanResultConsumer> table(AsyncConnection hbase, String name,
+            StoreSettings settings) {
+        long timeoutMillis = settings.get(Setting.OPERATION_TIMEOUT_MILLIS);
+        return hbase.getTableBuilder(TableName.valueOf(name))
+                .setOperationTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                .setRpcTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                .setScanTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                .build();
+    }
+}

@@ -1,0 +1,66 @@
+package io.hbasesessions.store;
+
+import java.lang.reflect.Method;
+import java.security.Principal;
+import java.util.Optional;
+
+/**
+ * Which user "log out everywhere" finds a session under: the container's login, or, with
+ * {@code principalAttribute}, the user an application keeps in a session attribute itself: a
+ * {@code String}, a {@link Principal}, or Spring Security's {@code SecurityContext} (its
+ * authentication's name, read reflectively: no compile-time dependency on Spring).
+ */
+final class IndexedUsers {
+
+    /** Longer names are not user names; refusing them keeps index rows small. */
+    static final int MAX_USER_CHARS = 1024;
+    private static final String SPRING_ANONYMOUS = "AnonymousAuthenticationToken";
+
+    private IndexedUsers() {
+    }
+
+    /** The user an attribute value names, if any. */
+    static Optional<String> fromAttribute(Object value) {
+        if (value instanceof String name) {
+            return Optional.of(name).filter(text -> !text.isEmpty());
+        }
+        if (value instanceof Principal principal) {
+            return Optional.ofNullable(principal.getName());
+        }
+        return value == null ? Optional.empty() : fromSecurityContext(value);
+    }
+
+    private static Optional<String> fromSecurityContext(Object context) {
+        try {
+            Method getAuthentication = context.getClass().getMethod("getAuthentication");
+            Object authentication = getAuthentication.invoke(context);
+            if (authentication == null || authentication.getClass().getSimpleName().equals(SPRING_ANONYMOUS)) {
+                return Optional.empty();
+            }
+            return Optional.ofNullable((String) authentication.getClass().getMethod("getName").invoke(authentication));
+        } catch (ReflectiveOperationException | ClassCastException | SecurityException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * @throws SessionStoreException for a name the index cannot hold exactly (overlong, or not
+     *     well-formed Unicode), which would make the session impossible to find by its user
+     */
+    static String checked(String user, String sessionKeyHex) {
+        if (user.length() > MAX_USER_CHARS) {
+            throw new SessionStoreException("The user name is " + user.length() + " characters long; the user index "
+                    + "holds at most " + MAX_USER_CHARS, sessionKeyHex, null);
+        }
+        for (int i = 0; i < user.length(); i++) {
+            char c = user.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < user.length() && Character.isLowSurrogate(user.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c) || Character.isISOControl(c)) {
+                throw new SessionStoreException("The user name contains an unpaired surrogate or a control character "
+                        + "at index " + i + "; it cannot be indexed exactly", sessionKeyHex, null);
+            }
+        }
+        return user;
+    }
+}

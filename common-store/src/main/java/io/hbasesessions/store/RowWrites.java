@@ -1,0 +1,40 @@
+package io.hbasesessions.store;
+
+import java.util.OptionalLong;
+
+/**
+ * Turns a state into one write of its row: the cell TTL chosen (and recorded in the state, so that
+ * no later write of the row ever shortens it), the cell serialized, and its size checked against
+ * {@code maxSessionBytes} before anything is written.
+ */
+final class RowWrites {
+
+    private final ExpiryPolicy expiry;
+    private final long maxSessionBytes;
+    private final LiveCounters counters;
+
+    RowWrites(ExpiryPolicy expiry, long maxSessionBytes, LiveCounters counters) {
+        this.expiry = expiry;
+        this.maxSessionBytes = maxSessionBytes;
+        this.counters = counters;
+    }
+
+    /** @throws SessionTooLargeException if the cell would exceed {@code maxSessionBytes} */
+    RowWrite of(StoredState.Builder next, long version, WriteDurability durability, SessionKey key) {
+        StoredState unstamped = next.build();
+        long cellTtlMillis = expiry.nextCellTtlMillis(unstamped);
+        StoredState state = unstamped.toBuilder().cellTtlMillis(cellTtlMillis).build();
+        byte[] cell = state.toBytes();
+        if (cell.length > maxSessionBytes) {
+            throw new SessionTooLargeException(key.shortHex(), cell.length, maxSessionBytes);
+        }
+        return new RowWrite(state, cell, version,
+                cellTtlMillis == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(cellTtlMillis), durability);
+    }
+
+    /** Counts a write that reached HBase. */
+    void count(StoreCounter kind, RowWrite write) {
+        counters.increment(kind);
+        counters.add(StoreCounter.BYTES_WRITTEN, write.stateCell().length);
+    }
+}

@@ -1,0 +1,36 @@
+package io.hbasesessions.store;
+
+import java.util.regex.Pattern;
+
+/**
+ * Session ids as the store accepts them. A container appends its node's route to the ids it issues
+ * ({@code <id>.jvm1} on Tomcat, {@code <id>.node0} on Jetty); the route names the node, not the
+ * session, so it is not part of the id the store hashes. Ids themselves never contain a dot.
+ */
+public final class SessionIds {
+
+    /** Longer ids are not ones a container generates; refusing them keeps hostile input cheap. */
+    static final int MAX_ID_CHARS = 256;
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9_+/=-]{1," + MAX_ID_CHARS + "}");
+    private static final Pattern ROUTE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    private SessionIds() {
+    }
+
+    /**
+     * The id without a route suffix: everything before the last dot when what follows it has the shape
+     * of a route, else the id as given (which, if it still contains a dot, names no session).
+     */
+    public static String withoutRoute(String id) {
+        if (id == null) {
+            return null;
+        }
+        int dot = id.lastIndexOf('.');
+        return dot > 0 && ROUTE.matcher(id).region(dot + 1, id.length()).matches() ? id.substring(0, dot) : id;
+    }
+
+    /** Whether a session can have this id (null, empty, overlong ids and ids with other characters cannot). */
+    public static boolean isValid(String id) {
+        return id != null && ID.matcher(id).matches();
+    }
+}

@@ -1,0 +1,413 @@
+package io.hbasesessions.store;
+
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The {@link SessionStore} protocol: how sessions are read, written under conditions, merged, moved,
+ * deleted and revoked, over the {@link SessionRows} and {@link UserIndex} interfaces. It knows no HBase
+ * type; {@link HBaseSessions} gives it the HBase tables. Thread-safe; one per web application.
+ */
+final class SessionProtocol implements SessionStore {
+
+    private static final System.Logger LOG = System.getLogger(SessionStore.class.getName());
+    private static final Backoff LEASE_BACKOFF = new Backoff(2, 50);
+
+    private final String keyScope;
+    private final StoreSettings settings;
+    private final Webapp webapp;
+    private final SessionCodec writeCodec;
+    private final Map<SerializerKind, SessionCodec> codecs = new EnumMap<>(SerializerKind.class);
+    private final SaveOperation.Collaborators with;
+    private final SavePlan.Durabilities durabilities;
+    private final Duration leaseTimeout;
+    private final Runnable onClose;
+
+    SessionProtocol(StoreSettings settings, Webapp webapp, Clock clock, LiveCounters counters, SessionRows rows,
+            UserIndex index, Runnable onClose) {
+        this.keyScope = settings.get(Setting.KEY_SCOPE);
+        this.settings = settings;
+        this.webapp = webapp;
+        for (SerializerKind kind : SerializerKind.values()) {
+            codecs.put(kind, SessionCodec.of(kind, webapp.classLoader()));
+        }
+        this.writeCodec = codecs.get(settings.get(Setting.SERIALIZER));
+        ExpiryPolicy expiry = new ExpiryPolicy(settings.get(Setting.TOUCH_INTERVAL_SECONDS),
+                settings.get(Setting.MAX_LIFETIME_SECONDS));
+        this.with = new SaveOperation.Collaborators(rows, index,
+                new RowWrites(expiry, settings.get(Setting.MAX_SESSION_BYTES), counters), counters, expiry, clock,
+                settings.get(Setting.LOCKING_MODE));
+        this.durabilities = SavePlan.Durabilities.of(settings);
+        this.leaseTimeout = Duration.ofSeconds(settings.get(Setting.LEASE_TIMEOUT_SECONDS));
+        this.onClose = onClose;
+    }
+
+    @Override
+    public String keyScope() {
+        return keyScope;
+    }
+
+    @Override
+    public StoredSession newSession(SessionRecord record, boolean transientSession) {
+        StoredState state = StoredState.newSession(writeCodec.kind(), record);
+        return new StoredSession(record, state, 0, attributesOf(state, null), null, transientSession);
+    }
+
+    @Override
+    public Optional<StoredSession> load(String sessionId) {
+        with.counters().increment(StoreCounter.LOADS);
+        Optional<SessionKey> key = SessionKey.forLookup(keyScope, sessionId);
+        if (key.isEmpty()) {
+            with.counters().increment(StoreCounter.LOAD_MISSES);
+            return Optional.empty();
+        }
+        Deadline deadline = newDeadline();
+        if (with.lockingMode() != LockingMode.PESSIMISTIC) {
+            return readLive(key.get(), deadline).map(row -> loaded(sessionId, key.get(), row, null));
+        }
+        String lease = takeLease(key.get(), deadline);
+        Optional<StoredSession> loaded = readLive(key.get(), deadline).map(row -> loaded(sessionId, key.get(), row, lease));
+        if (loaded.isEmpty()) {
+            with.rows().dropLease(key.get(), lease, deadline);
+        }
+        return loaded;
+    }
+
+    private StoredSession loaded(String sessionId, SessionKey key, SessionRow row, String lease) {
+        return new StoredSession(row.state().record(sessionId), row.state(), row.version(),
+                attributesOf(row.state(), key), lease, false);
+    }
+
+    @Override
+    public Set<String> liveAmong(Collection<String> sessionIds) {
+        Map<SessionKey, String> idsByKey = new LinkedHashMap<>();
+        sessionIds.forEach(id -> SessionKey.forLookup(keyScope, id).ifPresent(key -> idsByKey.put(key, id)));
+        if (idsByKey.isEmpty()) {
+            return Set.of();
+        }
+        List<SessionKey> keys = List.copyOf(idsByKey.keySet());
+        List<Optional<SessionRow>> rows = with.rows().readAll(keys, newDeadline());
+        Set<String> live = new HashSet<>();
+        Instant now = now();
+        for (int i = 0; i < keys.size(); i++) {
+            if (rows.get(i).filter(row -> !with.expiry().isOverAt(row.state(), now)).isPresent()) {
+                live.add(idsByKey.get(keys.get(i)));
+            }
+        }
+        return live;
+    }
+
+    @Override
+    public SaveResult save(StoredSession session, SessionRecord current) {
+        if (!session.record().id().equals(current.id())) {
+            throw new IllegalArgumentException("save cannot change a session's id; use changeId");
+        }
+        if (session.isTransient()) {
+            return SaveResult.UNCHANGED;
+        }
+        SessionKey key = SessionKey.forNewSession(keyScope, current.id());
+        SavePlan plan = planFor(session, current, key);
+        if (!session.isStored()) {
+            return createOrGoOnWithout(session, plan, key);
+        }
+        return new SaveOperation(with, session, plan, key, newDeadline()).run();
+    }
+
+    private SavePlan planFor(StoredSession session, SessionRecord current, SessionKey key) {
+        AttributeChanges changes = session.attributes().changes(key.shortHex());
+        return SavePlan.decide(session.state(), current, changes, indexedUser(session, current, changes, key),
+                with.expiry(), durabilities);
+    }
+
+    /** The container's login, or the user an application keeps in {@code principalAttribute} (read only if it changed). */
+    private Optional<String> indexedUser(StoredSession session, SessionRecord current, AttributeChanges changes,
+            SessionKey key) {
+        Optional<String> user;
+        Optional<String> attribute = settings.find(Setting.PRINCIPAL_ATTRIBUTE);
+        if (attribute.isEmpty()) {
+            user = current.login().map(SessionPrincipal::name);
+        } else if (changes.written().containsKey(attribute.get()) || changes.removed().contains(attribute.get())
+                || !session.isStored()) {
+            user = IndexedUsers.fromAttribute(session.attributes().get(attribute.get()));
+        } else {
+            user = session.indexedUser();
+        }
+        return user.map(name -> IndexedUsers.checked(name, key.shortHex()));
+    }
+
+    /**
+     * With {@code failMode=new_session}, a new session HBase cannot take becomes transient: the request
+     * goes on, as for a visitor whose session could not be read.
+     */
+    private SaveResult createOrGoOnWithout(StoredSession session, SavePlan plan, SessionKey key) {
+        try {
+            return create(session, plan, key);
+        } catch (StoreUnavailableException e) {
+            if (!settings.get(Setting.FAIL_MODE).continuesWithoutSession()) {
+                throw e;
+            }
+            LOG.log(Level.WARNING, "HBase is unavailable; a new session is not stored and lives for this request "
+                    + "only (failMode=new_session): {0}", e.getMessage());
+            session.makeTransient();
+            return SaveResult.UNCHANGED;
+        }
+    }
+
+    /**
+     * Writes a new session row durably, its index entry first. A row still there from an ended
+     * session with the same id (HBase drops cells only after their TTL) is replaced; a live one is not.
+     */
+    private SaveResult create(StoredSession session, SavePlan plan, SessionKey key) {
+        Deadline deadline = newDeadline();
+        RowWrite write = with.writes().of(plan.stateFromBase(), 1, durabilities.lifecycle(), key);
+        plan.newUser().ifPresent(user -> with.index().add(new UserIndex.Entry(user, plan.current().creationTime(), key),
+                deadline));
+        if (!with.rows().insert(key, write, deadline)) {
+            write = overEndedSession(key, plan, deadline);
+        }
+        with.writes().count(StoreCounter.CREATES, write);
+        session.written(write.state().record(plan.current().id()), write, plan.changes());
+        return SaveResult.WRITTEN;
+    }
+
+    private RowWrite overEndedSession(SessionKey key, SavePlan plan, Deadline deadline) {
+        Optional<SessionRow> existing = with.rows().read(key, deadline);
+        if (existing.isPresent() && with.expiry().isOverAt(existing.get().state(), now())) {
+            StoredState.Builder next = plan.stateFromBase().cellTtlMillis(existing.get().state().cellTtlMillis());
+            RowWrite over = with.writes().of(next, existing.get().version() + 1, durabilities.lifecycle(), key);
+            if (with.rows().replace(key, existing.get().version(), over, deadline)) {
+                return over;
+            }
+        }
+        throw new SessionAlreadyExistsException(key.shortHex());
+    }
+
+    @Override
+    public SaveResult saveWhole(SessionRecord current, Map<String, ?> attributes, boolean storedBefore) {
+        SessionKey key = SessionKey.forNewSession(keyScope, current.id());
+        Optional<SessionRow> row = readLive(key, newDeadline());
+        if (row.isEmpty() && storedBefore) {
+            return SaveResult.GONE;
+        }
+        StoredSession session = row.map(found -> loaded(current.id(), key, found, null))
+                .orElseGet(() -> newSession(current, false));
+        session.attributes().replaceWith(attributes);
+        return save(session, current);
+    }
+
+    @Override
+    public void release(StoredSession session) {
+        String lease = session.takeLeaseToken();
+        if (lease != null) {
+            with.rows().dropLease(SessionKey.forNewSession(keyScope, session.record().id()), lease, newDeadline());
+        }
+    }
+
+    @Override
+    public boolean delete(String sessionId) {
+        Optional<SessionKey> key = SessionKey.forLookup(keyScope, sessionId);
+        if (key.isEmpty()) {
+            return false;
+        }
+        Deadline deadline = newDeadline();
+        Optional<SessionRow> row;
+        try {
+            row = with.rows().read(key.get(), deadline);
+        } catch (CorruptSessionDataException e) {
+            with.rows().delete(key.get(), deadline);
+            return false;
+        }
+        if (row.isEmpty()) {
+            return false;
+        }
+        // Read first: the row names the user whose index entry goes too.
+        with.rows().delete(key.get(), deadline);
+        StoredState state = row.get().state();
+        state.indexedUser().ifPresent(user -> with.index().remove(new UserIndex.Entry(user, state.creationTime(), key.get()),
+                deadline));
+        with.counters().increment(StoreCounter.DELETES);
+        return !with.expiry().isOverAt(state, now());
+    }
+
+    @Override
+    public SaveResult changeId(StoredSession session, SessionRecord current, String newSessionId) {
+        SessionKey oldKey = SessionKey.forNewSession(keyScope, session.record().id());
+        SessionKey newKey = SessionKey.forNewSession(keyScope, newSessionId);
+        SessionRecord moved = current.withId(newSessionId);
+        SavePlan plan = planFor(session, moved, newKey);
+        Deadline deadline = newDeadline();
+        UserIndex.Entry newEntry = plan.newUser().or(session::indexedUser)
+                .map(user -> new UserIndex.Entry(user, moved.creationTime(), newKey)).orElse(null);
+        if (newEntry != null) {
+            with.index().add(newEntry, deadline);
+        }
+        RowWrite write = with.writes().of(plan.stateFromBase(), 1, durabilities.lifecycle(), newKey);
+        if (!with.rows().insert(newKey, write, deadline)) {
+            throw new SessionAlreadyExistsException(newKey.shortHex());
+        }
+        long oldVersion = session.version();
+        while (!with.rows().delete(oldKey, oldVersion, deadline)) {
+            // Another writer changed the old row after this request read it: carry its state over, or
+            // take the new row back if the session was deleted meanwhile.
+            Optional<SessionRow> newer = readLive(oldKey, deadline);
+            if (newer.isEmpty()) {
+                with.rows().delete(newKey, deadline);
+                if (newEntry != null) {
+                    with.index().remove(newEntry, deadline);
+                }
+                return SaveResult.GONE;
+            }
+            RowWrite carried = with.writes().of(plan.onto(newer.get().state()), write.version() + 1,
+                    durabilities.lifecycle(), newKey);
+            if (!with.rows().replace(newKey, write.version(), carried, deadline)) {
+                throw new StoreUnavailableException("The new row of a session whose id changed was written by "
+                        + "someone else", newKey.shortHex(), null);
+            }
+            write = carried;
+            oldVersion = newer.get().version();
+        }
+        session.indexedUser().ifPresent(user -> with.index().remove(
+                new UserIndex.Entry(user, session.record().creationTime(), oldKey), deadline));
+        with.writes().count(StoreCounter.ID_CHANGES, write);
+        session.written(write.state().record(newSessionId), write, plan.changes());
+        return SaveResult.WRITTEN;
+    }
+
+    @Override
+    public List<IndexedSession> findByUser(String user) {
+        Deadline deadline = newDeadline();
+        Instant now = now();
+        return sessionsOf(user, deadline).stream()
+                .filter(owned -> !with.expiry().isOverAt(owned.row().state(), now))
+                .map(owned -> new IndexedSession(user, owned.entry().session().hex(), owned.row().state().creationTime()))
+                .toList();
+    }
+
+    @Override
+    public int revokeAll(String user) {
+        Deadline deadline = newDeadline();
+        List<OwnedSession> owned = sessionsOf(user, deadline);
+        if (owned.isEmpty()) {
+            return 0;
+        }
+        Instant now = now();
+        int revoked = (int) owned.stream().filter(session -> !with.expiry().isOverAt(session.row().state(), now)).count();
+        // Sessions first, then exactly their entries: a crash in between leaves entries that readers skip.
+        // Entries of sessions not found stay: a login may be between its entry and its session write.
+        with.rows().deleteAll(owned.stream().map(session -> session.entry().session()).toList(), deadline);
+        with.index().removeAll(owned.stream().map(OwnedSession::entry).toList(), deadline);
+        with.counters().add(StoreCounter.REVOCATIONS, revoked);
+        return revoked;
+    }
+
+    /** A session the index names whose row still exists and still belongs to the user. */
+    private record OwnedSession(UserIndex.Entry entry, SessionRow row) {
+    }
+
+    private List<OwnedSession> sessionsOf(String user, Deadline deadline) {
+        List<UserIndex.Entry> entries = user == null || user.isEmpty() ? List.of() : with.index().entries(user, deadline);
+        if (entries.isEmpty()) {
+            return List.of();
+        }
+        List<Optional<SessionRow>> rows = with.rows().readAll(entries.stream().map(UserIndex.Entry::session).toList(),
+                deadline);
+        List<OwnedSession> owned = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            UserIndex.Entry entry = entries.get(i);
+            rows.get(i).filter(row -> row.state().indexedUser().filter(user::equals).isPresent())
+                    .ifPresent(row -> owned.add(new OwnedSession(entry, row)));
+        }
+        return owned;
+    }
+
+    @Override
+    public StoreCounters counters() {
+        return with.counters().snapshot();
+    }
+
+    @Override
+    public void close() {
+        onClose.run();
+    }
+
+    @Override
+    public String toString() {
+        return "SessionStore[keyScope=" + keyScope + ", table=" + settings.get(Setting.TABLE) + "]";
+    }
+
+    /** For a load: the live session in a row, or empty when it is missing, ended or unreadable (logged). */
+    private Optional<SessionRow> readLive(SessionKey key, Deadline deadline) {
+        Optional<SessionRow> row;
+        try {
+            row = with.rows().read(key, deadline);
+        } catch (CorruptSessionDataException e) {
+            with.counters().increment(StoreCounter.UNREADABLE_ON_LOAD);
+            LOG.log(Level.WARNING, "Session {0} is unreadable and treated as absent: {1}", key.shortHex(), e.getMessage());
+            return Optional.empty();
+        }
+        if (row.isEmpty()) {
+            with.counters().increment(StoreCounter.LOAD_MISSES);
+        } else if (with.expiry().isOverAt(row.get().state(), now())) {
+            with.counters().increment(StoreCounter.EXPIRED_ON_LOAD);
+            return Optional.empty();
+        }
+        return row;
+    }
+
+    /**
+     * Waits for the session's lease and returns its token.
+     *
+     * @throws StoreUnavailableException if another request holds it past the deadline
+     */
+    private String takeLease(SessionKey key, Deadline deadline) {
+        String token = UUID.randomUUID().toString();
+        for (int attempt = 1; !with.rows().takeLease(key, token, leaseTimeout, deadline); attempt++) {
+            if (!LEASE_BACKOFF.pauseBefore(attempt, deadline)) {
+                throw new StoreUnavailableException("Another request held this session's lease for longer than "
+                        + "operationTimeoutMillis=" + deadline.budgetMillis() + "; a lease is given back when its "
+                        + "request saves, or after leaseTimeoutSeconds=" + leaseTimeout.toSeconds() + " if its node died",
+                        key.shortHex(), null);
+            }
+        }
+        return token;
+    }
+
+    /** The attributes of a state, decoded on first read with the codec the state was written with. */
+    private SessionAttributes attributesOf(StoredState state, SessionKey key) {
+        SessionCodec codec = codecs.get(state.codec());
+        String keyHex = key == null ? "(new)" : key.shortHex();
+        return new SessionAttributes(state.attributeBytes(), new SessionAttributes.Decoding() {
+            @Override
+            public SessionCodec codec() {
+                return codec;
+            }
+
+            @Override
+            public void undecodable(String name, CodecException failure) {
+                with.counters().increment(StoreCounter.UNREADABLE_ATTRIBUTES);
+                LOG.log(Level.WARNING, "Session {0}: attribute ''{1}'' cannot be read and is left out (its stored bytes "
+                        + "are kept): {2}", keyHex, name, failure.getMessage());
+            }
+        }, webapp.container()::hides, webapp.stores());
+    }
+
+    private Deadline newDeadline() {
+        return Deadline.afterMillis(settings.get(Setting.OPERATION_TIMEOUT_MILLIS));
+    }
+
+    private Instant now() {
+        return with.clock().instant();
+    }
+}

@@ -1,0 +1,237 @@
+package io.hbasesessions.store;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * One setting of the configuration vocabulary that Tomcat attributes, Jetty properties
+ * ({@code jetty.session.hbase.NAME}) and the factories share: its name, type, default, allowed values
+ * and meaning, defined here once. Everything else (parsing, range checks, the Jetty module's XML and
+ * ini template, README's table) is derived from these constants.
+ *
+ * @param <T> the type of the value
+ */
+public final class Setting<T> {
+
+    private static final Map<String, Setting<?>> BY_NAME = new LinkedHashMap<>();
+
+    public static final Setting<Path> HBASE_SITE = new Setting<>("hbaseSite", Path.class, null, "file path",
+            "An `hbase-site.xml` to read the client settings from.", Path::of, Range.any());
+    public static final Setting<String> ZOOKEEPER_QUORUM = new Setting<>("zookeeperQuorum", String.class, null,
+            "`host[:port],...`", "ZooKeeper of the HBase cluster. This or `hbaseSite` is required.",
+            Function.identity(), Range.any());
+    public static final Setting<String> TABLE = new Setting<>("table", String.class, "sessions",
+            "`[namespace:]name`", "The sessions table.", Function.identity(), Range.tableName());
+    public static final Setting<String> INDEX_TABLE = new Setting<>("indexTable", String.class, "user_sessions",
+            "`[namespace:]name`", "The user index for \"log out everywhere\".", Function.identity(), Range.tableName());
+    public static final Setting<String> KEY_SCOPE = new Setting<>("keyScope", String.class, null, "text",
+            "Applications with the same `keyScope` share sessions, on Tomcat and Jetty alike. Default: the context "
+                    + "path (`/shop`), plus `@host` for a context of a virtual host other than the container's default.",
+            Function.identity(), Range.any());
+    public static final Setting<Integer> REGIONS = new Setting<>("regions", Integer.class, 16, "count, 1-256",
+            "Pre-split regions of a table the store creates.", Integer::valueOf, Range.between(1, 256));
+    public static final Setting<Long> MAX_LIFETIME_SECONDS = new Setting<>("maxLifetimeSeconds", Long.class,
+            7L * 24 * 3600, "seconds, >= 60",
+            "No session lives longer than this after its creation, however active (checked on every read; also "
+                    + "the tables' TTL).", Long::valueOf, Range.between(60, Integer.MAX_VALUE));
+    public static final Setting<Long> TOUCH_INTERVAL_SECONDS = new Setting<>("touchIntervalSeconds", Long.class, 60L,
+            "seconds", "An unchanged session is rewritten (to slide its expiry) at most this often; never more than "
+                    + "a tenth of its idle timeout.", Long::valueOf, Range.between(0, Integer.MAX_VALUE));
+    public static final Setting<LockingMode> LOCKING_MODE = enumSetting("lockingMode", LockingMode.class,
+            LockingMode.OPTIMISTIC, "How concurrent requests on one session are kept from losing updates (see "
+                    + "Concurrency).");
+    public static final Setting<Long> LEASE_TIMEOUT_SECONDS = new Setting<>("leaseTimeoutSeconds", Long.class, 30L,
+            "seconds, 1-3600", "With `lockingMode=pessimistic`: a lease not given back (its node died) is free "
+                    + "again after this long.", Long::valueOf, Range.between(1, 3600));
+    public static final Setting<WriteDurability> WRITE_DURABILITY = new Setting<>("writeDurability",
+            WriteDurability.class, WriteDurability.SYNC_WAL, "`USE_DEFAULT`, `ASYNC_WAL`, `SYNC_WAL`, `FSYNC_WAL`",
+            "WAL durability of attribute writes. `SKIP_WAL` is refused.", Setting::parseDurability, Range.any());
+    public static final Setting<WriteDurability> TOUCH_DURABILITY = new Setting<>("touchDurability",
+            WriteDurability.class, WriteDurability.ASYNC_WAL, "as above",
+            "WAL durability of touches (access-time-only writes).", Setting::parseDurability, Range.any());
+    public static final Setting<Long> OPERATION_TIMEOUT_MILLIS = new Setting<>("operationTimeoutMillis", Long.class,
+            5_000L, "milliseconds, 100-600000", "Bound on every HBase operation, retries included.", Long::valueOf,
+            Range.between(100, 600_000));
+    public static final Setting<FailMode> FAIL_MODE = enumSetting("failMode", FailMode.class, FailMode.ERROR,
+            "What a request gets when HBase is unavailable: HTTP 503, or (for a request whose session cannot be "
+                    + "read) a fresh session that is never stored. A save that fails always answers 503.");
+    public static final Setting<SerializerKind> SERIALIZER = enumSetting("serializer", SerializerKind.class,
+            SerializerKind.KRYO, "How attribute values are serialized. Both are always readable.");
+    public static final Setting<Long> MAX_SESSION_BYTES = new Setting<>("maxSessionBytes", Long.class, 1_048_576L,
+            "bytes, 1024-8388608", "Largest serialized session a save accepts; a larger one fails that request "
+                    + "(HTTP 500) and leaves the stored session as it was.", Long::valueOf,
+            Range.between(1024, 8L * 1024 * 1024));
+    public static final Setting<Boolean> CREATE_TABLE = new Setting<>("createTable", Boolean.class, true,
+            "`true`, `false`", "Create missing tables at start; with `false` a missing table stops the start with the "
+                    + "`create` command to run. Existing tables are checked against the schema either way.",
+            Setting::parseBoolean, Range.any());
+    public static final Setting<String> PRINCIPAL_ATTRIBUTE = new Setting<>("principalAttribute", String.class, null,
+            "attribute name", "For applications that log users in themselves: the session attribute naming the user "
+                    + "to index for \"log out everywhere\" (a `String`, a `java.security.Principal`, or Spring "
+                    + "Security's `SecurityContext`, e.g. `SPRING_SECURITY_CONTEXT`). Default: the container's login.",
+            Function.identity(), Range.any());
+
+    private final String name;
+    private final Class<T> type;
+    private final T defaultValue;
+    private final String allowedValues;
+    private final String description;
+    private final Function<String, T> parser;
+    private final Range range;
+
+    private Setting(String name, Class<T> type, T defaultValue, String allowedValues, String description,
+            Function<String, T> parser, Range range) {
+        this.name = name;
+        this.type = type;
+        this.defaultValue = defaultValue;
+        this.allowedValues = allowedValues;
+        this.description = description;
+        this.parser = parser;
+        this.range = range;
+        BY_NAME.put(name, this);
+    }
+
+    private static <E extends Enum<E>> Setting<E> enumSetting(String name, Class<E> type, E defaultValue,
+            String description) {
+        List<String> values = new ArrayList<>();
+        for (E constant : type.getEnumConstants()) {
+            values.add("`" + constant.name().toLowerCase(Locale.ROOT) + "`");
+        }
+        return new Setting<>(name, type, defaultValue, String.join(", ", values), description,
+                text -> parseEnum(type, text), Range.any());
+    }
+
+    /** Every setting, in documentation order. */
+    public static List<Setting<?>> all() {
+        return List.copyOf(BY_NAME.values());
+    }
+
+    /** Whether {@code name} is a setting's name. */
+    public static boolean isName(String name) {
+        return BY_NAME.containsKey(name);
+    }
+
+    /** @throws StoreConfigurationException for a name that is not a setting, listing the known ones */
+    public static Setting<?> named(String name) {
+        Setting<?> setting = BY_NAME.get(name);
+        if (setting == null) {
+            throw new StoreConfigurationException("Unknown setting '" + name + "'. Known settings: "
+                    + String.join(", ", BY_NAME.keySet()));
+        }
+        return setting;
+    }
+
+    /** The configuration name: the Tomcat attribute, the Jetty property suffix, the factory setting. */
+    public String name() {
+        return name;
+    }
+
+    public Class<T> type() {
+        return type;
+    }
+
+    /** Empty when the setting has no fixed default (it is required, or derived from the context). */
+    public Optional<T> defaultValue() {
+        return Optional.ofNullable(defaultValue);
+    }
+
+    /** The default as written in configuration. */
+    public String defaultText() {
+        return defaultValue == null ? "" : format(defaultValue);
+    }
+
+    /** Unit or allowed values, as documented. */
+    public String allowedValues() {
+        return allowedValues;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** @throws IllegalArgumentException saying what is allowed, if {@code text} is not a valid value */
+    T parse(String text) {
+        T value;
+        try {
+            value = parser.apply(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a number (" + allowedValues + ")");
+        }
+        range.check(value);
+        return value;
+    }
+
+    /** A value as it would be written in configuration. */
+    String format(Object value) {
+        return value instanceof Enum<?> constant && type != WriteDurability.class
+                ? constant.name().toLowerCase(Locale.ROOT)
+                : String.valueOf(value);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    private static <E extends Enum<E>> E parseEnum(Class<E> type, String text) {
+        String normalized = text.toUpperCase(Locale.ROOT).replace('-', '_');
+        for (E constant : type.getEnumConstants()) {
+            if (constant.name().equals(normalized)) {
+                return constant;
+            }
+        }
+        List<String> allowed = new ArrayList<>();
+        for (E constant : type.getEnumConstants()) {
+            allowed.add(constant.name().toLowerCase(Locale.ROOT));
+        }
+        throw new IllegalArgumentException("expected one of " + allowed);
+    }
+
+    private static WriteDurability parseDurability(String text) {
+        if ("SKIP_WAL".equalsIgnoreCase(text)) {
+            throw new IllegalArgumentException("SKIP_WAL is not allowed: it loses acknowledged session writes "
+                    + "when a region server crashes; use ASYNC_WAL for cheap writes");
+        }
+        return parseEnum(WriteDurability.class, text);
+    }
+
+    private static boolean parseBoolean(String text) {
+        if ("true".equalsIgnoreCase(text) || "false".equalsIgnoreCase(text)) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new IllegalArgumentException("expected true or false");
+    }
+
+    /** What a parsed value must satisfy beyond its type. */
+    private interface Range {
+        void check(Object value);
+
+        static Range any() {
+            return value -> { };
+        }
+
+        static Range between(long min, long max) {
+            return value -> {
+                long number = ((Number) value).longValue();
+                if (number < min || number > max) {
+                    throw new IllegalArgumentException("must be between " + min + " and " + max);
+                }
+            };
+        }
+
+        static Range tableName() {
+            return value -> {
+                if (!((String) value).matches("([A-Za-z0-9_]+:)?[A-Za-z0-9_][A-Za-z0-9_.-]*")) {
+                    throw new IllegalArgumentException("is not a valid HBase table name ([namespace:]name of letters, "
+                            + "digits, _ . -)");
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.hbasesessions.store;
+
+/**
+ * What a store counts, defined once: each counter's name (as JMX and the metrics show it) and meaning.
+ * {@link StoreCounters} is a snapshot of all of them.
+ */
+public enum StoreCounter {
+    LOADS("loads", "Session lookups (loads)."),
+    LOAD_MISSES("loadMisses", "Lookups that found no stored session."),
+    EXPIRED_ON_LOAD("expiredOnLoad", "Lookups that found a session past its idle timeout or maximum lifetime."),
+    UNREADABLE_ON_LOAD("unreadableOnLoad", "Lookups that found a state cell this store cannot read (treated as absent)."),
+    UNREADABLE_ATTRIBUTES("unreadableAttributes", "Attributes that could not be decoded and were left out (kept stored)."),
+    CREATES("creates", "New sessions stored."),
+    FULL_WRITES("fullWrites", "Saves that wrote changed attributes or metadata."),
+    TOUCHES("touches", "Saves that only moved the last access time (debounced)."),
+    TOUCHES_SKIPPED("touchesSkipped", "Accesses not written because the last touch is recent enough."),
+    UNCHANGED_SAVES("unchangedSaves", "Saves that had nothing to write."),
+    CONFLICTS("conflicts", "Saves that found another writer's newer version."),
+    CONFLICT_RETRIES("conflictRetries", "Extra attempts after a conflict."),
+    DELETES("deletes", "Sessions deleted (invalidation)."),
+    ID_CHANGES("idChanges", "Sessions moved to a new id."),
+    REVOCATIONS("revocations", "Sessions deleted by \"log out everywhere\"."),
+    BYTES_WRITTEN("bytesWritten", "Bytes of state cells written."),
+    ERRORS("errors", "Operations that failed because HBase could not be reached or did not answer in time.");
+
+    private final String counterName;
+    private final String description;
+
+    StoreCounter(String counterName, String description) {
+        this.counterName = counterName;
+        this.description = description;
+    }
+
+    /** The name under which JMX and the metrics publish it. */
+    public String counterName() {
+        return counterName;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** Counted for a write that reached a session row. */
+    boolean isSessionWrite() {
+        return this == CREATES || this == FULL_WRITES || this == TOUCHES || this == ID_CHANGES;
+    }
+}
