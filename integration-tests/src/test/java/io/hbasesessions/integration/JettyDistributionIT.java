@@ -1,6 +1,7 @@
 package io.hbasesessions.integration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
@@ -73,11 +74,13 @@ class JettyDistributionIT {
             throws IOException, InterruptedException {
         Files.createDirectories(jettyBase);
         FileTrees.unzip(Path.of(System.getProperty("jetty.module.zip")), jettyBase);
-        String modules = "http," + environment + "-deploy," + environment + "-annotations,session-cache-hash,session-store-hbase";
+        String modules = "http," + environment + "-deploy," + environment + "-annotations,session-store-hbase";
         runStartJar(jettyHome, jettyBase, "add-modules.log", "--add-modules=" + modules);
         String configuration = runStartJar(jettyHome, jettyBase, "list-config.log", "--list-config");
-        assertTrue(configuration.contains("jetty.session.evictionPolicy = 0"),
-                "the module did not make the session cache evict on request exit");
+        // The module provides the session cache (one that evicts on request exit): no other may come with it.
+        assertTrue(configuration.contains("session-store-hbase"), configuration);
+        assertFalse(configuration.contains("session-cache-hash") || configuration.contains("session-cache-null"),
+                "another session cache module is enabled: " + configuration);
         Files.writeString(jettyBase.resolve("start.d/session-store-hbase.ini"),
                 "jetty.session.hbase.zookeeperQuorum=" + zookeeperQuorum + "\n", StandardOpenOption.APPEND);
         Files.copy(Path.of(System.getProperty("shop.war")), jettyBase.resolve("webapps/shop.war"));

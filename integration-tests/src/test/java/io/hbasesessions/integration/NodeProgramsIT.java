@@ -108,7 +108,7 @@ class NodeProgramsIT {
         assertTrue(failure.getMessage().startsWith("The Jetty node exited while starting (exit code 1): see "),
                 failure.getMessage());
         String log = Files.readString(jetty.log());
-        assertTrue(log.contains("error: Unknown store setting 'tabel'. Known settings: "), log);
+        assertTrue(log.contains("error: Unknown setting 'tabel'. Known settings: "), log);
     }
 
     private static URI servlet(NodeProcess node) {

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TomcatDistributionIT {
 
     /** The default key scope on Tomcat: host name plus context path. */
-    private static final String KEY_SCOPE = "localhost/shop";
+    private static final String KEY_SCOPE = "/shop";
 
     @SuppressWarnings("try") // the second server only has to run while the browser reads
     @ParameterizedTest(name = "Tomcat {0}")

@@ -28,8 +28,6 @@ import picocli.CommandLine.Option;
         description = "Starts HBase, a Tomcat node and a Jetty node serving one shop with shared sessions, until Ctrl-C.")
 public final class DemoMain implements Callable<Integer> {
 
-    /** Both nodes store sessions under this scope, so a session is the same on either node. */
-    static final String KEY_SCOPE = "shop";
     private static final String CONTEXT_PATH = "/shop";
     /** The users the shop's login form names; they have no roles, the shop needs none. */
     private static final List<String> USERS = List.of("alice", "bob", "carol");
@@ -91,7 +89,8 @@ public final class DemoMain implements Callable<Integer> {
         awaitReady(jetty);
 
         System.out.println();
-        System.out.println("The shop is open on two nodes that share their sessions through HBase (keyScope \"" + KEY_SCOPE + "\"):");
+        System.out.println("The shop is open on two nodes that share their sessions through HBase (keyScope "
+                + CONTEXT_PATH + ", the default of both containers):");
         System.out.println("  " + tomcat.url() + "   " + tomcat.serverInfo());
         System.out.println("  " + jetty.url() + "   " + jetty.serverInfo());
         System.out.println("Add to the cart on one, reload the other: same cart. Log in as alice, bob or carol (password demo).");
@@ -100,7 +99,7 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     /**
-     * A node serving the shop at {@code /shop} with its sessions in HBase under {@link #KEY_SCOPE}; the
+     * A node serving the shop at {@code /shop} with its sessions in HBase under the default keyScope; the
      * shop's page names the node and links to the other one. Its files and log go to the data directory.
      */
     private NodeProcess startNode(NodeProgram program, String name, int port, int otherPort, Path war,
@@ -110,7 +109,6 @@ public final class DemoMain implements Callable<Integer> {
                 .contextPath(CONTEXT_PATH)
                 .port(port)
                 .storeSetting("zookeeperQuorum", zookeeperQuorum)
-                .storeSetting("keyScope", KEY_SCOPE)
                 .systemProperty("hbase.sessions.demo.node", name)
                 .systemProperty("hbase.sessions.demo.otherNode", shopUrl(otherPort).toString())
                 .workDirectory(dataDirectory.resolve(name))

@@ -1,5 +1,6 @@
 package io.hbasesessions.testapp;
 
+import io.hbasesessions.api.SessionRevoker;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -12,7 +13,6 @@ import java.security.Principal;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.ToIntFunction;
 
 /**
  * One endpoint per session operation, answered as {@code key=value} lines so tests can read it.
@@ -95,14 +95,12 @@ public final class SessionServlet extends HttpServlet {
         describe(request.getSession(false), request, out);
     }
 
-    /** Through the function the session manager publishes, as an application without a compile dependency would. */
-    @SuppressWarnings("unchecked")
+    /** Through the revoker the session store publishes, as README tells an application to. */
     private int revokeAll(String user) throws ServletException {
-        Object revokeAll = getServletContext().getAttribute("io.hbasesessions.revokeAll");
-        if (!(revokeAll instanceof ToIntFunction<?>)) {
-            throw new ServletException("The session manager publishes no io.hbasesessions.revokeAll function");
+        if (!(getServletContext().getAttribute(SessionRevoker.CONTEXT_ATTRIBUTE) instanceof SessionRevoker revoker)) {
+            throw new ServletException("The session store publishes no " + SessionRevoker.CONTEXT_ATTRIBUTE);
         }
-        return ((ToIntFunction<String>) revokeAll).applyAsInt(user);
+        return revoker.revokeAll(user);
     }
 
     private static void appendInPlace(HttpSession session, String name, String value) {

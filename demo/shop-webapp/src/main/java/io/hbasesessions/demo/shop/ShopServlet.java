@@ -1,5 +1,6 @@
 package io.hbasesessions.demo.shop;
 
+import io.hbasesessions.api.SessionRevoker;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
@@ -11,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.function.ToIntFunction;
 
 /**
  * The whole shop: {@code GET /} shows the page, {@code POST /} performs one action and redirects
@@ -20,9 +20,6 @@ import java.util.function.ToIntFunction;
 @WebServlet(urlPatterns = {"", "/cart.txt"})
 public final class ShopServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
-
-    /** Published by hbase-sessions' Tomcat manager and Jetty store: principal name to sessions revoked. */
-    static final String REVOKE_ALL_ATTRIBUTE = "io.hbasesessions.revokeAll";
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -85,17 +82,15 @@ public final class ShopServlet extends HttpServlet {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private String logOutEverywhere(HttpServletRequest request) throws ServletException {
         if (request.getUserPrincipal() == null) {
             return "Log in first";
         }
         String user = request.getUserPrincipal().getName();
-        Object revokeAll = getServletContext().getAttribute(REVOKE_ALL_ATTRIBUTE);
-        if (!(revokeAll instanceof ToIntFunction<?>)) {
+        if (!(getServletContext().getAttribute(SessionRevoker.CONTEXT_ATTRIBUTE) instanceof SessionRevoker revoker)) {
             return "This container's session manager cannot revoke sessions";
         }
-        int revoked = ((ToIntFunction<String>) revokeAll).applyAsInt(user);
+        int revoked = revoker.revokeAll(user);
         request.logout();
         HttpSession session = request.getSession(false);
         if (session != null) {
