@@ -41,15 +41,6 @@ final class SessionKey {
         return row.length == ROW_BYTES ? Optional.of(new SessionKey(row.clone())) : Optional.empty();
     }
 
-    /** A key given as hex, as {@link IndexedSession} and the logs name it. */
-    static Optional<SessionKey> fromHex(String hex) {
-        try {
-            return fromRow(HexFormat.of().parseHex(hex));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-    }
-
     private static SessionKey hash(String keyScope, String sessionId) {
         return new SessionKey(sha256((keyScope + "\n" + sessionId).getBytes(StandardCharsets.UTF_8)));
     }

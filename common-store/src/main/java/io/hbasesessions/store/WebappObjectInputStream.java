@@ -29,6 +29,9 @@ class WebappObjectInputStream extends ObjectInputStream {
         }
     }
 
+    // ObjectInputStream's own contract hands back a proxy class, not an instance, so the deprecated
+    // class-returning factory is the one that fits (the JDK's ObjectInputStream uses it too).
+    @SuppressWarnings("deprecation")
     @Override
     protected Class<?> resolveProxyClass(String[] interfaceNames) throws IOException, ClassNotFoundException {
         Class<?>[] interfaces = new Class<?>[interfaceNames.length];
