@@ -111,12 +111,14 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public SaveResult save(StoredSession session, SessionRecord current) {
-        if (!session.record().id().equals(current.id())) {
-            throw new IllegalArgumentException("save cannot change a session's id; use changeId");
-        }
         if (session.isTransient()) {
             return SaveResult.UNCHANGED;
         }
+        if (session.isStored() && !session.record().id().equals(current.id())) {
+            throw new IllegalArgumentException("save cannot move a stored session to another id; use changeId");
+        }
+        // A session not stored yet is created under whatever id the container gives it now: an id
+        // changed in the request that created the session (a login) has nothing stored to move.
         SessionKey key = SessionKey.forNewSession(keyScope, current.id());
         SavePlan plan = planFor(session, current, key);
         if (!session.isStored()) {

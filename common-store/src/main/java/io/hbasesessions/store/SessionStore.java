@@ -42,7 +42,8 @@ public interface SessionStore extends AutoCloseable {
 
     /**
      * Writes what happened to {@code session} since it was read or last saved, with {@code current}
-     * as its metadata, and brings {@code session} up to date. Stores a new session; writes nothing when
+     * as its metadata, and brings {@code session} up to date. Stores a new session (under
+     * {@code current}'s id, which may differ from the one it was made with); writes nothing when
      * nothing changed and the last access was written less than the touch interval ago; a touch when
      * only the access moved; otherwise this request's changes, re-applied on top of another writer's
      * newer state if one got in first. A session deleted meanwhile is not brought back: {@code GONE}.
@@ -51,6 +52,7 @@ public interface SessionStore extends AutoCloseable {
      * @throws UnserializableAttributeException if a changed attribute cannot be serialized
      * @throws SessionConflictException in pessimistic mode, when another request changed an attribute
      *     this one changed while this one no longer held the lease
+     * @throws IllegalArgumentException if {@code session} is stored under another id than {@code current}'s
      */
     SaveResult save(StoredSession session, SessionRecord current);
 

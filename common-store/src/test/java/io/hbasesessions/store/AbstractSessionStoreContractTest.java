@@ -225,6 +225,28 @@ public abstract class AbstractSessionStoreContractTest {
         assertEquals(Map.of("cart", "book", "theme", "dark"), TestStores.attributesOf(load(newId)));
     }
 
+    /** A login in the request that created the session renames it before anything is stored. */
+    @Test
+    void aNewSessionRenamedBeforeItsFirstSaveIsStoredUnderTheNewIdWithItsAttributes() {
+        StoredSession session = store().newSession(newRecord(HALF_AN_HOUR), false);
+        session.attributes().put("cart", "book");
+        String firstId = session.record().id();
+        String renamed = TestStores.newId();
+
+        assertEquals(SaveResult.WRITTEN, store().save(session, session.record().withId(renamed)));
+
+        assertTrue(store().load(firstId).isEmpty());
+        assertEquals(Map.of("cart", "book"), TestStores.attributesOf(load(renamed)));
+        assertEquals(renamed, session.record().id());
+    }
+
+    @Test
+    void aStoredSessionIsNotMovedBySave() {
+        StoredSession session = create(store(), Map.of("cart", "book"));
+        assertThrows(IllegalArgumentException.class,
+                () -> store().save(session, session.record().withId(TestStores.newId())));
+    }
+
     @Test
     void changeIdToATakenIdFailsAndKeepsBothSessions() {
         StoredSession first = create(store(), Map.of("who", "first"));

@@ -157,17 +157,25 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     }
 
     /**
-     * Stores through Jetty's own path (when the request leaves the session). A failure is logged, never
-     * thrown: Jetty would log the raw session id, and the response has been answered by then (the
-     * {@link RequestGuard} saved before the commit, and answered with the failure if that save failed).
+     * Stores through Jetty's own paths: when the request leaves the session, and when Jetty renews its
+     * id. Nothing is thrown, because Jetty logs the raw session id with whatever its store throws. A
+     * store failure is the request's failure instead, answered by the {@link RequestGuard} if the
+     * response is not committed yet, and logged.
      */
     @Override
     public void doStore(String id, SessionData data, long lastSaveTime) {
         try {
             save(id, data, lastSaveTime);
         } catch (SessionStoreException e) {
-            LOG.warn("A session was not saved after its response: {}", e.getMessage());
+            failRequest(e, "A session was not saved");
+        } catch (RuntimeException e) {
+            LOG.error("A session was not saved", e);
         }
+    }
+
+    private void failRequest(SessionStoreException failure, String what) {
+        guard.current().ifPresent(request -> request.failed(failure));
+        LOG.warn("{}: {}", what, failure.getMessage());
     }
 
     /** The request's response is about to be committed: save its session now, and record a failure. */
@@ -228,14 +236,20 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     /**
      * Deletes a session, unless Jetty is renewing its id: Jetty deletes the old id before it stores the
      * new one, and a failure in between would lose the session. The store that follows moves it,
-     * writing the new row before it deletes the old one.
+     * writing the new row before it deletes the old one. A failed delete fails the request (as in
+     * {@link #doStore}, Jetty would log the raw id with an exception).
      */
     @Override
     public boolean delete(String id) {
         if (idsBeingRenewed.remove(id)) {
             return true;
         }
-        return availability.call(() -> store.delete(id));
+        try {
+            return availability.call(() -> store.delete(id));
+        } catch (SessionStoreException e) {
+            failRequest(e, "A session was not deleted");
+            return false;
+        }
     }
 
     /** One cheap existence check, on Jetty's id-generation path; unknown while HBase is down, so "not in use". */

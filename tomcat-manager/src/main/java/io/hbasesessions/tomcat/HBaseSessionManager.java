@@ -263,7 +263,10 @@ public class HBaseSessionManager extends ManagerBase {
         });
     }
 
-    /** Moves the stored session to the new id (new row written before the old one is deleted). */
+    /**
+     * Moves the stored session to the new id (new row written before the old one is deleted). A session
+     * not stored yet has nothing to move: its first save creates it under the new id.
+     */
     @Override
     protected void changeSessionId(Session session, String newId, boolean notifySessionListeners,
             boolean notifyContainerListeners) {
@@ -275,10 +278,6 @@ public class HBaseSessionManager extends ManagerBase {
                 log.debug("A session was invalidated or revoked elsewhere while its id changed; not stored again");
                 copy.setValid(false);
             }
-        } else {
-            copy.bindNew(store().newSession(SessionRecord.created(SessionIds.withoutRoute(newId),
-                    copy.stored().record().creationTime(), copy.stored().record().maxInactiveInterval()),
-                    copy.stored().isTransient()));
         }
         RequestSessions request = RequestSessions.current(this);
         if (request != null) {
