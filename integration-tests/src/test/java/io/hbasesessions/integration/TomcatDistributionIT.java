@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ExtendWith(HBaseExtension.class)
 class TomcatDistributionIT {
 
-    /** The default key scope on Tomcat: host name plus context path. */
+    /** The default key scope, the same on Tomcat and Jetty: the context path (the default host adds nothing). */
     private static final String KEY_SCOPE = "/shop";
 
     @SuppressWarnings("try") // the second server only has to run while the browser reads
