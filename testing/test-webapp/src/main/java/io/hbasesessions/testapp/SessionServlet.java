@@ -8,28 +8,46 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.security.Principal;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 
 /**
  * One endpoint per session operation, answered as {@code key=value} lines so tests can read it.
- * {@code /session?op=put&name=cart&value=book}; see {@link #handle} for the operations.
+ * {@code /session?op=put&name=cart&value=book}; see {@link #handle} for the operations. Most answers
+ * describe the session afterwards ({@code id} or {@code id=none}, {@code attr.<name>} per attribute).
+ *
+ * <p>With {@code await=NAME} a request first looks its session up, then waits at the {@link Gates gate}
+ * NAME until {@code /gate?open=NAME}, then does its operation. With {@code work=MS}, {@code incr} works
+ * that long between reading the counter and writing it back.
  */
 @WebServlet("/session")
 public final class SessionServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
+    /** The session attribute an application login keeps its user in: the nodes' {@code principalAttribute}. */
+    public static final String APP_USER = "appUser";
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
-        response.setContentType("text/plain;charset=UTF-8");
-        response.setHeader("Cache-Control", "no-store");
         Map<String, String> out = new TreeMap<>();
+        String gate = request.getParameter("await");
+        if (gate != null) {
+            request.getSession(false);
+            try {
+                Gates.await(gate);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ServletException("Interrupted at gate " + gate, e);
+            }
+        }
         handle(request.getParameter("op"), request, out);
-        PrintWriter writer = response.getWriter();
-        out.forEach((key, value) -> writer.println(key + "=" + value));
+        Object early = request.getAttribute(EarlyLookupListener.FOUND);
+        if (early != null) {
+            out.put("earlyLookup", early.toString());
+        }
+        Answers.write(response, out);
     }
 
     @Override
@@ -46,7 +64,7 @@ public final class SessionServlet extends HttpServlet {
             case "put" -> request.getSession(true).setAttribute(name, new Note(value));
             case "listen" -> request.getSession(true).setAttribute(name, new ListeningNote(value));
             case "append" -> appendInPlace(request.getSession(true), name, value);
-            case "incr" -> increment(request.getSession(true), name);
+            case "incr" -> increment(request.getSession(true), name, request);
             case "remove" -> request.getSession(true).removeAttribute(name);
             case "touch" -> {
                 request.getSession(false);
@@ -73,7 +91,41 @@ public final class SessionServlet extends HttpServlet {
             case "whoami" -> {
                 Principal principal = request.getUserPrincipal();
                 out.put("user", principal == null ? "none" : principal.getName());
+                out.put("authType", String.valueOf(request.getAuthType()));
+                String role = request.getParameter("role");
+                if (role != null) {
+                    out.put("inRole", Boolean.toString(request.isUserInRole(role)));
+                }
+                HttpSession session = request.getSession(false);
+                Object appUser = session == null ? null : session.getAttribute(APP_USER);
+                out.put("appUser", appUser == null ? "none" : appUser.toString());
                 return;
+            }
+            case "app-login" -> {
+                // An application that logs users in itself: the user is a session attribute (principalAttribute).
+                request.getSession(true).setAttribute(APP_USER, appUser(request.getParameter("user"),
+                        request.getParameter("as")));
+                request.changeSessionId();
+            }
+            case "app-logout" -> request.getSession(true).removeAttribute(APP_USER);
+            case "renew" -> {
+                HttpSession old = request.getSession(true);
+                out.put("oldId", old.getId());
+                old.invalidate();
+                request.getSession(true).setAttribute(name == null ? "renewed" : name, new Note(String.valueOf(value)));
+            }
+            case "big" -> {
+                // Larger than maxSessionBytes: the save must fail, and this request's other change with it.
+                byte[] blob = new byte[Integer.parseInt(request.getParameter("bytes"))];
+                new Random().nextBytes(blob);
+                HttpSession session = request.getSession(true);
+                session.setAttribute("alsoChanged", new Note(String.valueOf(value)));
+                session.setAttribute("blob", blob);
+            }
+            case "unserializable" -> {
+                HttpSession session = request.getSession(true);
+                session.setAttribute("alsoChanged", new Note(String.valueOf(value)));
+                session.setAttribute("unserializable", new Unserializable());
             }
             case "revoke-all" -> {
                 out.put("revoked", Integer.toString(revokeAll(request.getParameter("user"))));
@@ -95,12 +147,23 @@ public final class SessionServlet extends HttpServlet {
         describe(request.getSession(false), request, out);
     }
 
-    /** Through the revoker the session store publishes, as README tells an application to. */
+    /** Through the {@link SessionRevoker} the session store publishes, as README tells applications to. */
     private int revokeAll(String user) throws ServletException {
-        if (!(getServletContext().getAttribute(SessionRevoker.CONTEXT_ATTRIBUTE) instanceof SessionRevoker revoker)) {
+        Object revoker = getServletContext().getAttribute(SessionRevoker.CONTEXT_ATTRIBUTE);
+        if (!(revoker instanceof SessionRevoker)) {
             throw new ServletException("The session store publishes no " + SessionRevoker.CONTEXT_ATTRIBUTE);
         }
-        return revoker.revokeAll(user);
+        return ((SessionRevoker) revoker).revokeAll(user);
+    }
+
+    /** The user as an application keeps it: a name, a Principal of its own, or a Spring Security-like context. */
+    private static Object appUser(String user, String as) throws ServletException {
+        return switch (as == null ? "string" : as) {
+            case "string" -> user;
+            case "principal" -> new AppPrincipal(user);
+            case "spring" -> new SecurityContextLike(user);
+            default -> throw new ServletException("Unknown user form '" + as + "': string, principal or spring");
+        };
     }
 
     private static void appendInPlace(HttpSession session, String name, String value) {
@@ -112,8 +175,9 @@ public final class SessionServlet extends HttpServlet {
         notes.add(new Note(value));
     }
 
-    private static void increment(HttpSession session, String name) {
+    private static void increment(HttpSession session, String name, HttpServletRequest request) {
         Integer count = (Integer) session.getAttribute(name);
+        Answers.work(request);
         session.setAttribute(name, count == null ? 1 : count + 1);
     }
 
