@@ -2,6 +2,7 @@ package io.hbasesessions.testing;
 
 import io.hbasesessions.store.SessionIds;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -76,23 +77,60 @@ public final class Browser {
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
     }
 
+    /**
+     * {@code GET <servlet>?<query>} with more request headers: a marker header, or a {@code Cookie}
+     * header of its own (this browser's cookie is then not sent).
+     */
+    public Answer get(URI servlet, String query, Map<String, String> headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(servlet + "?" + query)).GET();
+        headers.forEach(request::header);
+        return send(request, headers.keySet().stream().noneMatch("Cookie"::equalsIgnoreCase));
+    }
+
+    /**
+     * Sends {@code GET <servlet>?<query>} and returns as soon as the status line and the headers have
+     * arrived, while the body may still be on its way: a client that acts on the headers (follows a
+     * redirect, sends its next request at once) sees the answer that early. The cookie it sets is taken
+     * at once. {@link Streaming#finish} reads the body to its end.
+     */
+    public Streaming open(URI servlet, String query) {
+        HttpRequest built = prepare(HttpRequest.newBuilder(URI.create(servlet + "?" + query)).GET(), true);
+        long started = System.nanoTime();
+        HttpResponse<InputStream> response = exchange(built, HttpResponse.BodyHandlers.ofInputStream());
+        return new Streaming(built, response, started);
+    }
+
     private Answer send(HttpRequest.Builder request) {
+        return send(request, true);
+    }
+
+    private Answer send(HttpRequest.Builder request, boolean withCookie) {
+        HttpRequest built = prepare(request, withCookie);
+        long started = System.nanoTime();
+        HttpResponse<String> response = exchange(built, HttpResponse.BodyHandlers.ofString());
+        return new Answer(built.uri(), response.statusCode(), response.body(), Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    private HttpRequest prepare(HttpRequest.Builder request, boolean withCookie) {
         String sent = cookie;
-        if (sent != null) {
+        if (withCookie && sent != null) {
             request.header("Cookie", "JSESSIONID=" + sent);
         }
-        HttpRequest built = request.timeout(REQUEST_TIMEOUT).build();
-        long started = System.nanoTime();
+        return request.timeout(REQUEST_TIMEOUT).build();
+    }
+
+    /** Sends the request; the answer's cookie is taken as soon as its headers are in. */
+    private <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> body) {
         try {
-            HttpResponse<String> response = HTTP.send(built, HttpResponse.BodyHandlers.ofString());
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+            HttpResponse<T> response = HTTP.send(request, body);
             response.headers().allValues("Set-Cookie").forEach(this::remember);
-            return new Answer(built.uri(), response.statusCode(), response.body(), elapsed);
+            return response;
         } catch (IOException e) {
-            throw new AssertionError(built.method() + " " + built.uri() + " (cookie " + sent + ") failed: " + e, e);
+            throw new AssertionError(request.method() + " " + request.uri() + " (" + request.headers().firstValue("Cookie")
+                    .orElse("no cookie") + ") failed: " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new AssertionError("Interrupted during " + built.method() + " " + built.uri(), e);
+            throw new AssertionError("Interrupted during " + request.method() + " " + request.uri(), e);
         }
     }
 
@@ -101,6 +139,40 @@ public final class Browser {
         Matcher session = SESSION_COOKIE.matcher(setCookie);
         if (session.find()) {
             cookie = session.group(1).isEmpty() ? null : session.group(1);
+        }
+    }
+
+    /** An answer whose headers have arrived ({@link #open}); its body is read by {@link #finish}. */
+    public static final class Streaming {
+        private final HttpRequest request;
+        private final HttpResponse<InputStream> response;
+        private final long startedNanos;
+        private final Duration untilHeaders;
+
+        private Streaming(HttpRequest request, HttpResponse<InputStream> response, long startedNanos) {
+            this.request = request;
+            this.response = response;
+            this.startedNanos = startedNanos;
+            this.untilHeaders = Duration.ofNanos(System.nanoTime() - startedNanos);
+        }
+
+        public int status() {
+            return response.statusCode();
+        }
+
+        /** From sending the request until its headers arrived. */
+        public Duration untilHeaders() {
+            return untilHeaders;
+        }
+
+        /** Reads the body to its end: the whole answer, its elapsed time measured until the body's end. */
+        public Answer finish() {
+            try (InputStream body = response.body()) {
+                String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
+                return new Answer(request.uri(), response.statusCode(), text, Duration.ofNanos(System.nanoTime() - startedNanos));
+            } catch (IOException e) {
+                throw new AssertionError("Reading the answer of " + request.uri() + " failed: " + e, e);
+            }
         }
     }
 
