@@ -21,9 +21,12 @@ final class StoredSessions implements AutoCloseable {
     private final String keyScope;
     private final SessionStore store;
 
-    /** The store of {@code settings} (by configuration name), as the nodes use it. */
+    /**
+     * The store of {@code settings} (by configuration name), as the nodes use it; without a
+     * {@code keyScope}, the nodes' default: their context path.
+     */
     StoredSessions(Map<String, String> settings) {
-        StoreSettings.Builder builder = StoreSettings.builder();
+        StoreSettings.Builder builder = StoreSettings.builder().defaultKeyScope(TestNodes.CONTEXT_PATH);
         settings.forEach(builder::set);
         StoreSettings built = builder.build();
         this.keyScope = built.get(Setting.KEY_SCOPE);

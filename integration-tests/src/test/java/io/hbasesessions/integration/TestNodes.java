@@ -16,12 +16,16 @@ import java.util.Map;
 
 /**
  * The nodes of one test class: the test WAR at {@code /app} on the node programs, each a JVM of its
- * own on a free port, with the users {@code alice} and {@code bob} (password {@value #PASSWORD}). Their
- * logs and work directories are in {@code target/nodes/<group>/}, cleared when the group is made.
+ * own on a free port, with the users {@code alice} and {@code bob} (password {@value #PASSWORD}, role
+ * {@value #ROLE}). Their logs and work directories are in {@code target/nodes/<group>/}, cleared when
+ * the group is made.
  */
 final class TestNodes {
 
     static final String PASSWORD = "demo";
+    static final String ROLE = "shopper";
+    /** The context path; without a {@code keyScope} setting, also the key scope, on Tomcat and Jetty alike. */
+    static final String CONTEXT_PATH = "/app";
     static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final Path directory;
@@ -47,6 +51,19 @@ final class TestNodes {
         return settings;
     }
 
+    /**
+     * The settings by configuration name: tables of their own named {@code <prefix>_sessions} and
+     * {@code <prefix>_user_sessions} in {@code hbase}, one region each, and the default key scope.
+     */
+    static Map<String, String> storeSettings(EmbeddedHBase hbase, String tablePrefix) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
+        settings.put("table", tablePrefix + "_sessions");
+        settings.put("indexTable", tablePrefix + "_user_sessions");
+        settings.put("regions", "1");
+        return settings;
+    }
+
     /** The store's own view of the nodes' tables: where they keep the sessions. */
     static StoredSessions inspector(Map<String, String> settings) {
         return new StoredSessions(settings);
@@ -56,9 +73,9 @@ final class TestNodes {
     NodeProcess.Builder node(NodeProgram program, String name) {
         return NodeProcess.builder(program)
                 .war(testWar())
-                .contextPath("/app")
-                .user("alice", PASSWORD)
-                .user("bob", PASSWORD)
+                .contextPath(CONTEXT_PATH)
+                .user("alice", PASSWORD, ROLE)
+                .user("bob", PASSWORD, ROLE)
                 .workDirectory(directory.resolve(name))
                 .log(directory.resolve(name + ".log"));
     }
@@ -81,8 +98,19 @@ final class TestNodes {
         }
     }
 
+    /** Stops every node started so far, all at once. */
     void stopAll() {
-        started.forEach(NodeProcess::stop);
+        started.parallelStream().forEach(NodeProcess::stop);
+    }
+
+    /** The log files of every node started so far. */
+    List<Path> logs() {
+        return started.stream().map(NodeProcess::log).toList();
+    }
+
+    /** Where this group's logs and work directories are. */
+    Path directory() {
+        return directory;
     }
 
     private static Path testWar() {
