@@ -18,6 +18,9 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * shared HBase. No node sets {@code keyScope}: the default (the context path) is the same on both
  * containers. They set {@code principalAttribute} (the WAR's application login), so that is what
  * "log out everywhere" finds on them; {@link LogHygieneIT}'s nodes keep the default (the container login).
+ * Tomcat 11 writes new sessions with {@code serializer=java}, the others with Kryo (the default): a
+ * session keeps the codec it was created with, every node reads both, so the Tomcat pair tests both
+ * codecs and each codec's sessions on a node configured for the other.
  *
  * <p>Started once per test JVM, by the first pair class that asks ({@link #startOn}), and stopped when
  * the JVM's tests end. Each test makes sessions of its own; tests run one at a time, so a test may read
@@ -47,7 +50,8 @@ final class SharedNodes implements ExtensionContext.Store.CloseableResource {
         settings.put("principalAttribute", PRINCIPAL_ATTRIBUTE);
         Map<String, NodeProcess> processes = new LinkedHashMap<>();
         processes.put(TOMCAT_10, nodes.start(nodes.node(NodeProgram.TOMCAT_10_1, TOMCAT_10).route("t10").storeSettings(settings)));
-        processes.put(TOMCAT_11, nodes.start(nodes.node(NodeProgram.TOMCAT_11, TOMCAT_11).route("t11").storeSettings(settings)));
+        processes.put(TOMCAT_11, nodes.start(nodes.node(NodeProgram.TOMCAT_11, TOMCAT_11).route("t11").storeSettings(settings)
+                .storeSetting("serializer", "java")));
         processes.put(JETTY_A, nodes.start(nodes.node(NodeProgram.JETTY_12_1, JETTY_A).route("node0").storeSettings(settings)));
         processes.put(JETTY_B, nodes.start(nodes.node(NodeProgram.JETTY_12_1, JETTY_B).route("node1").storeSettings(settings)));
         nodes.awaitReady();
