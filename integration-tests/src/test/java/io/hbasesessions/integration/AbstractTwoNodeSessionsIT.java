@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -76,6 +77,17 @@ abstract class AbstractTwoNodeSessionsIT {
         a = nodes.node(firstNodeName());
         b = nodes.node(secondNodeName());
         stored = nodes.stored();
+    }
+
+    /** The figures of the closing note: what each node's store counted since it started (restarts reset it). */
+    @AfterAll
+    void printTheNodesCounters() {
+        for (Node node : List.of(a, b)) {
+            Map<String, String> values = new TreeMap<>(node.counters().values());
+            values.remove("settings");
+            values.remove("mbean");
+            Figures.print("counters of " + node + " after " + getClass().getSimpleName(), values.toString());
+        }
     }
 
     String pair() {
@@ -262,7 +274,7 @@ abstract class AbstractTwoNodeSessionsIT {
 
     /** The checks the WAR reports broken, keyed {@code <attribute> <where> after <rounds> rounds}. */
     private static Map<String, String> failedChecks(Map<String, String> answer, String where, int rounds) {
-        assertEquals(15, answer.keySet().stream().filter(key -> key.startsWith("check.")).count(), answer.toString());
+        assertEquals(17, answer.keySet().stream().filter(key -> key.startsWith("check.")).count(), answer.toString());
         Map<String, String> failed = new TreeMap<>();
         answer.forEach((key, value) -> {
             if (key.startsWith("check.") && !value.equals("ok")) {

@@ -8,4 +8,7 @@ public interface Greeter {
 
     /** How often {@link #greet} was called, without counting. */
     int calls();
+
+    /** The proxy itself, as its handler keeps it (for fluent calls): a cycle through the proxy. */
+    Greeter self();
 }

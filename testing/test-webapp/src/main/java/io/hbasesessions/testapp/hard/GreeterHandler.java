@@ -11,6 +11,8 @@ public final class GreeterHandler implements InvocationHandler, Serializable {
 
     private final String name;
     private int calls;
+    /** Set only by {@link #newSelfReferencingGreeter}: the handler refers back to its own proxy. */
+    private Greeter self;
 
     private GreeterHandler(String name) {
         this.name = name;
@@ -21,11 +23,20 @@ public final class GreeterHandler implements InvocationHandler, Serializable {
         return (Greeter) Proxy.newProxyInstance(loader, new Class<?>[] {Greeter.class}, new GreeterHandler(name));
     }
 
+    /** A proxy whose handler holds the proxy: the graph is a cycle through a generated class. */
+    public static Greeter newSelfReferencingGreeter(String name, ClassLoader loader) {
+        GreeterHandler handler = new GreeterHandler(name);
+        Greeter greeter = (Greeter) Proxy.newProxyInstance(loader, new Class<?>[] {Greeter.class}, handler);
+        handler.self = greeter;
+        return greeter;
+    }
+
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) {
         return switch (method.getName()) {
             case "greet" -> "hello " + name + " #" + ++calls;
             case "calls" -> calls;
+            case "self" -> self;
             case "toString" -> "Greeter(" + name + ", calls=" + calls + ")";
             case "hashCode" -> System.identityHashCode(proxy);
             case "equals" -> proxy == args[0];

@@ -25,8 +25,9 @@ import java.util.function.Function;
 public final class HardAttributes {
 
     /** The attribute names, in the order they are put. */
-    public static final List<String> NAMES = List.of("views", "greeter", "greeters", "grownMap", "moods", "moodSet",
-            "moodCounts", "address", "pair", "ledger", "cycle", "listOf", "mapOf", "asList", "plainAsList");
+    public static final List<String> NAMES = List.of("views", "greeter", "greeters", "selfGreeter", "grownMap", "moods",
+            "moodSet", "moodCounts", "address", "pair", "ledger", "cycle", "listOf", "mapOf", "asList", "plainAsList",
+            "recentlyViewed");
 
     /** Entries {@code grownMap} held at its largest; all but a few are removed again. */
     static final int GROWN_MAP_PEAK = 2_000;
@@ -39,6 +40,7 @@ public final class HardAttributes {
         session.setAttribute("greeter", GreeterHandler.newGreeter("one", webappLoader));
         Greeter shared = GreeterHandler.newGreeter("two", webappLoader);
         session.setAttribute("greeters", new Pair(shared, shared));
+        session.setAttribute("selfGreeter", GreeterHandler.newSelfReferencingGreeter("three", webappLoader));
         session.setAttribute("grownMap", grownAndShrunk());
         session.setAttribute("moods", new HashSet<>(Set.of(Mood.HAPPY, Mood.SAD)));
         session.setAttribute("moodSet", EnumSet.of(Mood.HAPPY, Mood.CALM));
@@ -56,6 +58,7 @@ public final class HardAttributes {
         session.setAttribute("mapOf", Map.of("k1", "v1", "k2", "v2"));
         session.setAttribute("asList", new ArrayBacked("p", "q"));
         session.setAttribute("plainAsList", Arrays.asList("r", "s"));
+        session.setAttribute("recentlyViewed", RecentlyViewed.initial());
     }
 
     /** A {@code HashMap} whose table grew to thousands of buckets and holds five entries now. */
@@ -83,6 +86,8 @@ public final class HardAttributes {
         ((Ledger) session.getAttribute("ledger")).record("m" + round);
         ((Link) session.getAttribute("cycle")).next().rename("b" + round);
         ((ArrayBacked) session.getAttribute("asList")).set(1, "m" + round);
+        ((Greeter) session.getAttribute("selfGreeter")).greet();
+        ((RecentlyViewed) session.getAttribute("recentlyViewed")).view("m" + round);
     }
 
     /** Reads every attribute and changes nothing. */
@@ -137,6 +142,8 @@ public final class HardAttributes {
             Map.entry("views", HardAttributes::checkViews),
             Map.entry("greeter", c -> checkGreeter(c, c.as(Greeter.class))),
             Map.entry("greeters", HardAttributes::checkSharedGreeters),
+            Map.entry("selfGreeter", HardAttributes::checkSelfGreeter),
+            Map.entry("recentlyViewed", HardAttributes::checkRecentlyViewed),
             Map.entry("grownMap", HardAttributes::checkGrownMap),
             Map.entry("moods", HardAttributes::checkMoods),
             Map.entry("moodSet", HardAttributes::checkMoodSet),
@@ -171,6 +178,30 @@ public final class HardAttributes {
         Pair pair = c.as(Pair.class);
         c.expect(pair.sharesOneObject(), "the two greeters are two objects");
         return checkGreeter(c, (Greeter) pair.right());
+    }
+
+    private static String checkSelfGreeter(Checked c) {
+        Greeter greeter = c.as(Greeter.class);
+        c.expect(greeter.self() == greeter, "the handler's proxy is " + (greeter.self() == null ? "null" : "another "
+                + "object") + ", not the proxy itself");
+        return checkGreeter(c, greeter);
+    }
+
+    private static String checkRecentlyViewed(Checked c) {
+        RecentlyViewed recent = c.as(RecentlyViewed.class);
+        RecentlyViewed expected = RecentlyViewed.after(c.rounds());
+        c.expect(recent.max() == 3, "the bound is " + recent.max());
+        c.expect(List.copyOf(recent.keySet()).equals(List.copyOf(expected.keySet())), "order " + recent.keySet()
+                + ", expected " + expected.keySet());
+        // On a copy, so the check changes nothing: a read must move the entry to the end (access order).
+        RecentlyViewed copy = (RecentlyViewed) recent.clone();
+        String eldest = copy.keySet().stream().findFirst().orElse(null);
+        if (eldest != null) {
+            copy.get(eldest);
+            c.expect(eldest.equals(List.copyOf(copy.keySet()).get(copy.size() - 1)), "a read does not move " + eldest
+                    + " to the end: the access order is lost");
+        }
+        return recent.keySet().toString();
     }
 
     @SuppressWarnings("unchecked")
