@@ -48,6 +48,8 @@ class PessimisticLockingIT {
     private static final int SLOW_REQUEST = 50;
     private static final int SLOW_WORK_MS = 1_500;
     private static final int MAX_ATTEMPTS_PER_INCREMENT = 50;
+    /** A request that takes this long waited for a lease that was not given back (it expires after 1 s). */
+    private static final long LEASE_WAIT_SIGN_MS = 700;
 
     private final TestNodes nodes = new TestNodes("pessimistic");
     private Node tomcat;
@@ -125,6 +127,28 @@ class PessimisticLockingIT {
         }
         assertEquals(expected, new TreeSet<>(acknowledged), "the counts the acknowledged increments answered");
         assertTrue(retried.get() > 0, "no request lost its lease: the test did not test lease expiry");
+    }
+
+    /**
+     * A request that reads its session only on another thread (an asynchronous request) gives its lease
+     * back when it completes: the session's next request does not wait for the lease to expire.
+     */
+    @Test
+    void aSessionReadOnlyOnAnAsyncThreadGivesItsLeaseBack() {
+        for (Node node : List.of(tomcat, jetty)) {
+            Browser browser = new Browser();
+            browser.get(node.session(), "op=put&name=v&value=kept").expect(200);
+            for (String read : List.of("kind=plain&readOnly=true", "kind=async-complete&readOnly=true",
+                    "kind=async-dispatch&readOnly=true")) {
+                Answer answer = browser.get(node.resolve("style"), read).expect(200);
+                assertEquals("Note(kept)", answer.value("value"), read + " on " + node);
+                Answer next = browser.get(node.session(), "op=get").expect(200);
+                Figures.print("pessimistic lease after " + read + " on " + node, "next request answered in "
+                        + next.elapsed().toMillis() + " ms (lease timeout 1000 ms)");
+                assertTrue(next.elapsed().toMillis() < LEASE_WAIT_SIGN_MS, "the request after " + read + " on " + node
+                        + " took " + next.elapsed().toMillis() + " ms: it waited for a lease the earlier request kept");
+            }
+        }
     }
 
     /** One acknowledged increment: retried while the node answers 503 (a lost lease, a lease not got in time). */

@@ -17,7 +17,7 @@ import java.util.concurrent.Executors;
 /**
  * One session change, answered in one of the ways a response gets committed: {@code /style?kind=K}
  * with {@code name=N&value=V} (sets attribute N, default {@code v}, to the string V) or {@code incr=N}
- * (increments the Integer attribute N). {@code work=MS} is slow work done after the answer is committed
+ * (increments the Integer attribute N), or {@code readOnly=true} (only reads attribute N). {@code work=MS} is slow work done after the answer is committed
  * (or, for {@code plain}, after it is written): a save that waits for the request to end comes too late.
  * The kinds ({@link #KINDS}):
  * <ul>
@@ -129,8 +129,13 @@ public final class StyleServlet extends HttpServlet {
         }
     }
 
-    /** The request's session change; returns the lines to answer with. */
+    /** The request's session change (with {@code readOnly=true}, only a read); returns the lines to answer with. */
     private static String change(HttpServletRequest request) {
+        if ("true".equals(request.getParameter("readOnly"))) {
+            HttpSession session = request.getSession(false);
+            String name = request.getParameter("name") == null ? "v" : request.getParameter("name");
+            return "value=" + (session == null ? "none" : session.getAttribute(name)) + "\n";
+        }
         HttpSession session = request.getSession(true);
         String counter = request.getParameter("incr");
         if (counter != null) {
