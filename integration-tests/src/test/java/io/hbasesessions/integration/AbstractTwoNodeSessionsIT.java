@@ -455,6 +455,40 @@ abstract class AbstractTwoNodeSessionsIT {
         assertEquals("false", get(browser, creator, "op=invalidate").get("invalidated"), "invalidated twice");
     }
 
+    /**
+     * Issue #10 item 5: a session revoked ("log out everywhere") or invalidated on the other node while a
+     * request holds it, between its read and its write, does not come back when that request saves.
+     */
+    @ParameterizedTest(name = "{0} on the other node")
+    @ValueSource(strings = {"revoked", "invalidated"})
+    void aSessionEndedWhileARequestHoldsItDoesNotComeBack(String ending) throws Exception {
+        String user = "held-" + UUID.randomUUID();
+        Browser browser = new Browser();
+        get(browser, a, "op=create");
+        get(browser, a, "op=app-login&user=" + user);
+        String id = browser.sessionId();
+        String gate = "ending-" + UUID.randomUUID();
+        CompletableFuture<Answer> held = CompletableFuture.supplyAsync(() -> browser.get(a.session(),
+                "op=put&name=late&value=x&await=" + gate));
+        try {
+            awaitGate(a, gate);
+            if (ending.equals("revoked")) {
+                assertEquals("1", new Browser().get(b.session(), "op=revoke-all&user=" + user).expect(200).value("revoked"));
+            } else {
+                assertEquals("true", get(Browser.withCookie(browser.cookie()), b, "op=invalidate").get("invalidated"));
+            }
+        } finally {
+            new Browser().get(a.resolve("gate"), "open=" + gate).expect(200);
+        }
+        Answer late = held.get(30, TimeUnit.SECONDS);
+        Figures.print("held request after its session was " + ending + " " + pair(), "HTTP " + late.status());
+        assertFalse(stored.exists(id), "the " + ending + " session is stored again after the held request's save");
+        for (Node node : List.of(a, b)) {
+            assertEquals("none", get(Browser.withCookie(Browser.withoutRoute(id)), node, "op=get").get("id"),
+                    node + " serves the " + ending + " session again");
+        }
+    }
+
     /** Issue #10 item 5: after invalidate() a new session gets a fresh id, and an invalidated id is never reused. */
     @Test
     void aSessionMadeAfterAnInvalidationHasAFreshId() {
