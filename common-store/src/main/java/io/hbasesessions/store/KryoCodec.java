@@ -30,10 +30,11 @@ import org.objenesis.strategy.StdInstantiatorStrategy;
 /**
  * Kryo 5 with the settings that survive real session attributes on JDK 17 and keep each attribute's
  * object graph whole: no registration, references on, Objenesis for classes without a no-arg
- * constructor, Kryo's own serializers where it has them ({@code List.of}, {@code Arrays.asList},
- * {@code EnumSet}, records, {@code java.time}), {@link ProxySerializer} for dynamic proxies, and
- * {@link JavaHooksSerializer} (Java serialization semantics inside Kryo's reference table) for
- * classes with their own serialization hooks and for the JDK's private wrappers. An attribute whose
+ * constructor, Kryo's own serializers where it has them ({@code List.of}, {@code EnumSet}, records,
+ * {@code java.time}), {@link ProxySerializer} for dynamic proxies, and {@link JavaHooksSerializer}
+ * (Java serialization semantics inside Kryo's reference table) for classes with their own or inherited
+ * serialization hooks and for the JDK's private wrappers and views ({@code Arrays.asList} included:
+ * Kryo's own serializer for it copies the elements and loses the array it views). An attribute whose
  * graph refers back into an object being written with Java semantics is written wholly with Java
  * serialization instead, which keeps that cycle.
  */
@@ -45,7 +46,7 @@ final class KryoCodec implements SessionCodec {
     private static final int WHOLE_JAVA_REGISTRATION = 51;
     /** JDK-private collections Kryo has its own serializers for (they write their elements through Kryo). */
     private static final List<String> KRYO_HANDLED_JDK_PRIVATE_COLLECTIONS = List.of("java.util.ImmutableCollections$",
-            "java.util.Arrays$ArrayList", "java.util.Collections$Empty", "java.util.Collections$Singleton");
+            "java.util.Collections$Empty", "java.util.Collections$Singleton");
 
     private final ClassLoader loader;
     private final Pool<Kryo> pool = new Pool<>(true, true, POOL_CAPACITY) {
@@ -177,7 +178,11 @@ final class KryoCodec implements SessionCodec {
         return loader == null || loader == ClassLoader.getPlatformClassLoader();
     }
 
-    /** Kryo's field copy would silently skip these hooks, so transient state they rebuild would be lost. */
+    /**
+     * Kryo's field copy would silently skip these hooks, so transient state they rebuild would be lost.
+     * Hooks inherited from a JDK class count too: a subclass of {@code LinkedHashMap} would otherwise go
+     * through Kryo's map serializer, which loses its own fields and the map's access order.
+     */
     private static boolean declaresSerializationHooks(Class<?> type) {
         if (!Serializable.class.isAssignableFrom(type) || type.isEnum() || type.isArray() || type.isRecord()) {
             return false;
@@ -185,7 +190,7 @@ final class KryoCodec implements SessionCodec {
         if (Externalizable.class.isAssignableFrom(type)) {
             return true;
         }
-        for (Class<?> c = type; c != null && !isJdkClass(c); c = c.getSuperclass()) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
             if (declares(c, "writeObject", ObjectOutputStream.class) || declares(c, "readObject", ObjectInputStream.class)
                     || declares(c, "writeReplace") || declares(c, "readResolve")) {
                 return true;

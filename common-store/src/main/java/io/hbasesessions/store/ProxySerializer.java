@@ -12,7 +12,8 @@ import java.lang.reflect.Proxy;
  * Dynamic proxies ({@code java.lang.reflect.Proxy}): their class is generated, so it is written as its
  * interfaces, and the invocation handler through Kryo like any other object. On reading, the proxy
  * class is defined again by the web application's loader, the only one that sees its interfaces.
- * Kryo writes every proxy under the registration of {@link InvocationHandler}.
+ * Kryo writes every proxy under the registration of {@link InvocationHandler}. A handler that refers
+ * back to its proxy makes the whole value go through Java serialization (see {@link KryoCodec.CycleGuard}).
  */
 final class ProxySerializer extends Serializer<Object> {
 
@@ -23,7 +24,8 @@ final class ProxySerializer extends Serializer<Object> {
         for (Class<?> type : interfaces) {
             kryo.writeClass(output, type);
         }
-        kryo.writeClassAndObject(output, Proxy.getInvocationHandler(proxy));
+        // The proxy exists on reading only once its handler is read: a handler holding the proxy is a cycle.
+        KryoCodec.CycleGuard.writing(kryo, proxy, () -> kryo.writeClassAndObject(output, Proxy.getInvocationHandler(proxy)));
     }
 
     @Override

@@ -10,6 +10,9 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -108,6 +111,38 @@ class SessionCodecTest {
         List<List<Object>> copy = roundTrip(codec(kind), twice);
         assertSame(copy.get(0), copy.get(1));
         assertSame(copy.get(0), ((List<?>) copy.get(2)).get(0));
+    }
+
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void anArraysAsListStaysAViewOfTheArrayNextToIt(SerializerKind kind) {
+        String[] array = {"a", "b"};
+        Object[] copy = roundTrip(codec(kind), new Object[] {array, Arrays.asList(array)});
+        ((String[]) copy[0])[0] = "changed";
+        assertEquals("changed", ((List<?>) copy[1]).get(0));
+    }
+
+    /** A subclass of a JDK collection keeps its own fields and the JDK class's state (access order). */
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void anLruCacheKeepsItsBoundAndItsAccessOrder(SerializerKind kind) {
+        LruCache cache = new LruCache(2);
+        cache.put("a", 1);
+        cache.put("b", 2);
+        cache.get("a");
+        LruCache copy = roundTrip(codec(kind), cache);
+        assertEquals(List.of("b", "a"), List.copyOf(copy.keySet()));
+        copy.put("c", 3);
+        assertEquals(List.of("a", "c"), List.copyOf(copy.keySet()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(SerializerKind.class)
+    void aProxyWhoseHandlerHoldsTheProxyComesBackWhole(SerializerKind kind) {
+        SelfHoldingHandler handler = new SelfHoldingHandler();
+        handler.self = Proxy.newProxyInstance(testLoader, new Class<?>[] {Comparable.class}, handler);
+        Object copy = roundTrip(codec(kind), handler.self);
+        assertSame(copy, ((SelfHoldingHandler) Proxy.getInvocationHandler(copy)).self);
     }
 
     /** Objects referenced from inside and outside a class with its own readObject stay one object. */
@@ -242,6 +277,31 @@ class SessionCodecTest {
     }
 
     record Point(int x, int y) implements Serializable {
+    }
+
+    static final class LruCache extends LinkedHashMap<String, Integer> {
+        private static final long serialVersionUID = 1L;
+        private final int maxEntries;
+
+        LruCache(int maxEntries) {
+            super(16, 0.75f, true);
+            this.maxEntries = maxEntries;
+        }
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+            return size() > maxEntries;
+        }
+    }
+
+    static final class SelfHoldingHandler implements InvocationHandler, Serializable {
+        private static final long serialVersionUID = 1L;
+        Object self;
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) {
+            return 0;
+        }
     }
 
     static final class Basket implements Serializable {
