@@ -2,8 +2,8 @@
 
 [description]
 Stores HTTP sessions in Apache HBase, shared by every node (and by Tomcat nodes with the same keyScope).
-Brings its own session cache, one that keeps nothing between requests: do not enable
-session-cache-hash or session-cache-null with it.
+Is the session cache too (none: every request reads its own copy), so it replaces
+session-cache-hash and session-cache-null.
 
 [tags]
 session

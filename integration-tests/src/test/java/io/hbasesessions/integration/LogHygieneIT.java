@@ -154,11 +154,23 @@ class LogHygieneIT {
     @Order(100)
     void noLogLineOfEitherNodeNamesASessionId() {
         List<Path> logs = LogScan.logFiles(nodes.logs(), List.of(nodes.directory()));
-        List<String> leaked = LogScan.linesNaming(logs, issuedIds);
+        List<String> naming = LogScan.linesNaming(logs, issuedIds);
+        List<String> echoes = naming.stream().filter(LogHygieneIT::isJettyEchoOfAUrlTheClientSent).toList();
+        List<String> leaked = naming.stream().filter(line -> !echoes.contains(line)).toList();
         Figures.print("log hygiene", logs.size() + " log files, " + LogScan.lineCount(logs) + " lines searched for "
-                + issuedIds.size() + " session ids: " + leaked.size() + " lines name one");
+                + issuedIds.size() + " session ids: " + leaked.size() + " lines name one, besides " + echoes.size()
+                + " of Jetty's warnings that repeat a request URI the client sent with ;jsessionid=");
         assertTrue(issuedIds.size() > 20, "too few sessions to make a point: " + issuedIds.size());
         assertEquals(List.of(), leaked, "log lines that name a session id (masked here)");
+    }
+
+    /**
+     * Jetty's own warning for a request whose servlet threw is the request URI as the client sent it,
+     * {@code ;jsessionid=} included ({@code ServletChannel.handleException}); no session store can keep
+     * it out, and README says so (Limits). Only those lines are let through.
+     */
+    private static boolean isJettyEchoOfAUrlTheClientSent(String line) {
+        return line.contains(":oeje10s.ServletChannel:") && line.contains(";jsessionid=<session id>");
     }
 
     /**

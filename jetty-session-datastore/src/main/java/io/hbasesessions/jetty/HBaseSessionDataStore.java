@@ -164,6 +164,11 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
      */
     @Override
     public void doStore(String id, SessionData data, long lastSaveTime) {
+        if (guard.current().map(RequestGuard.RequestState::hasFailed).orElse(false)) {
+            // The request was answered with its failure; the stored session stays as it was, and trying
+            // again would only wait for HBase once more.
+            return;
+        }
         try {
             save(id, data, lastSaveTime);
         } catch (SessionStoreException e) {
@@ -178,6 +183,12 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         LOG.warn("{}: {}", what, failure.getMessage());
     }
 
+    /** The session the request this thread serves holds under {@code id}; null if none. */
+    ManagedSession heldByCurrentRequest(String id) {
+        ManagedSession held = guard.currentRequest().map(_context.getSessionManager()::getManagedSession).orElse(null);
+        return held != null && id.equals(held.getId()) ? held : null;
+    }
+
     /** The request's response is about to be committed: save its session now, and record a failure. */
     private void flushSessionOf(Request request, RequestGuard.RequestState state) {
         ManagedSession session = _context.getSessionManager().getManagedSession(request);
@@ -185,11 +196,14 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
             return;
         }
         try (AutoLock ignored = session.lock()) {
-            if (session.isValid()) {
+            if (session.isValid() && !state.hasFailed()) {
                 save(session.getId(), data, data.getLastSaved());
             }
         } catch (SessionStoreException e) {
             state.failed(e);
+        } catch (RuntimeException e) {
+            LOG.error("A session could not be saved", e);
+            state.failed(new SessionStoreException("The session could not be saved", null, e));
         }
     }
 
@@ -252,9 +266,15 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         }
     }
 
-    /** One cheap existence check, on Jetty's id-generation path; unknown while HBase is down, so "not in use". */
+    /**
+     * One cheap existence check, on Jetty's id-generation path; unknown while HBase is down, so "not in
+     * use", and not asked at all in a request that already found HBase down (it would wait once more).
+     */
     @Override
     public boolean doExists(String id) {
+        if (guard.current().map(RequestGuard.RequestState::foundStoreUnavailable).orElse(false)) {
+            return false;
+        }
         try {
             return availability.call(() -> store.liveAmong(Set.of(id))).contains(id);
         } catch (StoreUnavailableException e) {

@@ -2,6 +2,7 @@ package io.hbasesessions.jetty;
 
 import io.hbasesessions.store.FailureResponse;
 import io.hbasesessions.store.SessionStoreException;
+import io.hbasesessions.store.StoreUnavailableException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -54,6 +55,15 @@ final class RequestGuard implements ContextHandler.ContextScopeListener {
             return failure;
         }
 
+        synchronized boolean hasFailed() {
+            return failure != null;
+        }
+
+        /** Whether a store call of this request already found HBase unreachable. */
+        synchronized boolean foundStoreUnavailable() {
+            return degraded || failure instanceof StoreUnavailableException;
+        }
+
         synchronized void degrade() {
             degraded = true;
         }
@@ -84,12 +94,17 @@ final class RequestGuard implements ContextHandler.ContextScopeListener {
         }
     }
 
+    /** The request this thread serves; empty outside a request. */
+    Optional<Request> currentRequest() {
+        return Optional.ofNullable(requests.get().peek());
+    }
+
     /** The state of the request this thread serves, its output guarded from now on; empty outside a request. */
     Optional<RequestState> current() {
-        Request request = requests.get().peek();
-        if (request == null) {
-            return Optional.empty();
-        }
+        return currentRequest().map(this::stateOf);
+    }
+
+    private RequestState stateOf(Request request) {
         synchronized (request) {
             RequestState state = (RequestState) request.getAttribute(STATE_ATTRIBUTE);
             if (state == null) {
@@ -98,7 +113,7 @@ final class RequestGuard implements ContextHandler.ContextScopeListener {
                 request.addHttpStreamWrapper(stream -> new FlushingStream(stream, request, created));
                 state = created;
             }
-            return Optional.of(state);
+            return state;
         }
     }
 

@@ -24,8 +24,6 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.session.DefaultSessionCacheFactory;
-import org.eclipse.jetty.session.SessionCache;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,10 +49,7 @@ class CommitPathsTest {
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
-        DefaultSessionCacheFactory cache = new DefaultSessionCacheFactory();
-        cache.setEvictionPolicy(SessionCache.EVICT_ON_SESSION_EXIT);
-        cache.setFlushOnResponseCommit(true);
-        server.addBean(cache);
+        server.addBean(new HBaseSessionCacheFactory());
         HBaseSessionDataStoreFactory store = new HBaseSessionDataStoreFactory();
         Map<String, String> settings = TestStores.with(TestStores.settings(hbase, namespace), "maxSessionBytes",
                 Integer.toString(MAX_SESSION_BYTES));

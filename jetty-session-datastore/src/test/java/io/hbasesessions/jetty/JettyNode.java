@@ -10,9 +10,7 @@ import org.eclipse.jetty.security.UserStore;
 import org.eclipse.jetty.security.authentication.FormAuthenticator;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.session.DefaultSessionCacheFactory;
 import org.eclipse.jetty.session.DefaultSessionIdManager;
-import org.eclipse.jetty.session.SessionCache;
 import org.eclipse.jetty.util.security.Password;
 
 /**
@@ -40,10 +38,7 @@ final class JettyNode implements AutoCloseable {
         ids.setWorkerName(workerName);
         server.addBean(ids, true);
 
-        DefaultSessionCacheFactory cache = new DefaultSessionCacheFactory();
-        cache.setEvictionPolicy(SessionCache.EVICT_ON_SESSION_EXIT);
-        cache.setFlushOnResponseCommit(true);
-        server.addBean(cache);
+        server.addBean(new HBaseSessionCacheFactory());
 
         HBaseSessionDataStoreFactory store = new HBaseSessionDataStoreFactory();
         storeSettings.forEach(store::setSetting);

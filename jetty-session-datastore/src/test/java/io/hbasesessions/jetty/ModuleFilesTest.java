@@ -36,7 +36,6 @@ class ModuleFilesTest {
         String module = Files.readString(JETTY_BASE.resolve("modules/session-store-hbase.mod"));
         String xml = Files.readString(JETTY_BASE.resolve("etc/sessions/hbase/session-store.xml"));
         assertTrue(module.contains("[provides]\nsession-store\nsession-cache\n"), module);
-        assertTrue(xml.contains("<Property name=\"jetty.session.evictionPolicy\" default=\"0\"/>"), xml);
-        assertTrue(xml.contains("<Property name=\"jetty.session.flushOnResponseCommit\" default=\"true\"/>"), xml);
+        assertTrue(xml.contains("<New class=\"" + HBaseSessionCacheFactory.class.getName() + "\"/>"), xml);
     }
 }

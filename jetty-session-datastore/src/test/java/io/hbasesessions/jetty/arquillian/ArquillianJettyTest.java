@@ -116,15 +116,14 @@ class ArquillianJettyTest {
                   <Ref refid="storeFactory">
                     <Call id="sessionDataStore" name="getSessionDataStore"><Arg><Ref refid="sessionHandler"/></Arg></Call>
                   </Ref>
+                  <New class="io.hbasesessions.jetty.HBaseSessionCacheFactory">
+                    <Call id="sessionCache" name="getSessionCache"><Arg><Ref refid="sessionHandler"/></Arg></Call>
+                  </New>
+                  <Ref refid="sessionCache">
+                    <Set name="sessionDataStore"><Ref refid="sessionDataStore"/></Set>
+                  </Ref>
                   <Ref refid="sessionHandler">
-                    <Set name="sessionCache">
-                      <New class="org.eclipse.jetty.session.DefaultSessionCache">
-                        <Arg><Ref refid="sessionHandler"/></Arg>
-                        <Set name="evictionPolicy">0</Set>
-                        <Set name="flushOnResponseCommit">true</Set>
-                        <Set name="sessionDataStore"><Ref refid="sessionDataStore"/></Set>
-                      </New>
-                    </Set>
+                    <Set name="sessionCache"><Ref refid="sessionCache"/></Set>
                   </Ref>
                 </Configure>
                 """.formatted(zookeeperQuorum);

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.eclipse.jetty.session.DatabaseAdaptor;
 import org.eclipse.jetty.session.DefaultSessionCache;
 import org.eclipse.jetty.session.JDBCSessionDataStoreFactory;
+import org.eclipse.jetty.session.SessionCache;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -68,10 +69,11 @@ public final class BenchmarkJettyNode implements Callable<Integer> {
         return factory;
     }
 
-    /** Every store here sits behind a DefaultSessionCache (Jetty's default, or the node's non-sticky one). */
+    /** The HBase store's cache keeps no session in memory; the others' (Jetty's default cache) do. */
     private static Map<String, Long> counters(JettyNode node) {
-        DefaultSessionCache cache = (DefaultSessionCache) node.webapp().getSessionHandler().getSessionCache();
-        return NodeConsole.counters(cache.getSessionsCurrent(),
+        SessionCache cache = node.webapp().getSessionHandler().getSessionCache();
+        long sessionsInMemory = cache instanceof DefaultSessionCache cached ? cached.getSessionsCurrent() : 0;
+        return NodeConsole.counters(sessionsInMemory,
                 cache.getSessionDataStore() instanceof HBaseSessionDataStore hbase ? hbase.getCounters() : null);
     }
 

@@ -1,5 +1,6 @@
 package io.hbasesessions.testing.jetty;
 
+import io.hbasesessions.jetty.HBaseSessionCacheFactory;
 import io.hbasesessions.jetty.HBaseSessionDataStoreFactory;
 import io.hbasesessions.testing.NodeOptions;
 import io.hbasesessions.testing.NodeOptions.User;
@@ -64,7 +65,8 @@ public final class JettyNode {
             server.addBean(ids, true);
         });
         if (storeFactory != null) {
-            server.addBean(nonStickySessionCache());
+            server.addBean(storeFactory instanceof HBaseSessionDataStoreFactory ? new HBaseSessionCacheFactory()
+                    : nonStickySessionCache());
             server.addBean(storeFactory);
         }
 
@@ -85,7 +87,7 @@ public final class JettyNode {
         return new JettyNode(server, webapp, connector);
     }
 
-    /** Another node may change a session between two requests: nothing is kept from one request to the next. */
+    /** For another store: another node may change a session between two requests, so nothing is kept between them. */
     private static DefaultSessionCacheFactory nonStickySessionCache() {
         DefaultSessionCacheFactory cache = new DefaultSessionCacheFactory();
         cache.setEvictionPolicy(SessionCache.EVICT_ON_SESSION_EXIT);
