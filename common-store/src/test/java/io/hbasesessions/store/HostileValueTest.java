@@ -229,7 +229,7 @@ class HostileValueTest {
      * Kryo's encoding of a small value with the count that follows its class and reference marker replaced
      * by 2^31 - 1 (plus one, as Kryo writes it); {@code flag} is the flag bit of counts written with one.
      */
-    private static byte[] kryoClaim(byte[] encoded, int flag) {
+    static byte[] kryoClaim(byte[] encoded, int flag) {
         int countAt = countOffset(encoded);
         ByteBuffer claim = ByteBuffer.allocate(countAt + 5);
         claim.put(encoded, 0, countAt);
