@@ -406,8 +406,10 @@ final class SessionProtocol implements SessionStore {
             public void undecodable(String name, CodecException failure) {
                 with.counters().increment(failure.refused() ? StoreCounter.REFUSED_ATTRIBUTES
                         : StoreCounter.UNREADABLE_ATTRIBUTES);
+                // The reason quotes class names read from the stored bytes: no line breaks of theirs reach the log.
                 LOG.log(Level.WARNING, "Session {0}: attribute ''{1}'' {2} and is left out (its stored bytes are kept): "
-                        + "{3}", keyHex, name, failure.refused() ? "was refused" : "cannot be read", failure.getMessage());
+                        + "{3}", keyHex, name, failure.refused() ? "was refused" : "cannot be read",
+                        failure.getMessage().replaceAll("\\p{Cntrl}", "?"));
             }
         }, webapp.container()::hides, this::stores);
     }

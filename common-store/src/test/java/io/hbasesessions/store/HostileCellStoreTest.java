@@ -8,6 +8,7 @@ import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.store.WarClassLoaderFixture.WarLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +47,7 @@ class HostileCellStoreTest {
     /** A hostile attribute value, and the codec that writes it as a forger would. */
     enum Probe {
         GADGET_ON_THE_DENY_LIST, GADGET_THE_FILTER_REFUSES, HASHED_KEY_THE_FILTER_REFUSES, CLAIM_OF_2_GB,
-        NESTED_HASH_SET_BOMB, DEEP_NESTING;
+        NESTED_HASH_SET_BOMB, DEEP_NESTING, CLASS_NAME_WITH_A_LINE_BREAK;
 
         byte[] bytes() throws Exception {
             SessionCodec kryo = SessionCodec.of(SerializerKind.KRYO, war);
@@ -63,12 +64,19 @@ class HostileCellStoreTest {
                 case CLAIM_OF_2_GB -> HostileValueTest.kryoClaim(kryo.encode(new byte[] {1, 2, 3}), 0);
                 case NESTED_HASH_SET_BOMB -> kryo.encode(HostileValueTest.hashSetBomb(25));
                 case DEEP_NESTING -> kryo.encode(new NestedInArrays(ReadLimits.MAX_DEPTH * 2).outermost);
+                // A class name is text from the bytes, quoted in the warning: "war.\nadget" must not start a log line.
+                case CLASS_NAME_WITH_A_LINE_BREAK -> {
+                    byte[] bytes = kryo.encode(WarClassLoaderFixture.newInstance(war, WarClassLoaderFixture.GADGET));
+                    bytes[new String(bytes, StandardCharsets.ISO_8859_1).indexOf("war.G") + 4] = '\n';
+                    yield bytes;
+                }
             };
         }
 
         /** The probes a store with the deny list only refuses; the others need the attribute class filter. */
         boolean refusedWithoutAFilter() {
-            return this != GADGET_THE_FILTER_REFUSES && this != HASHED_KEY_THE_FILTER_REFUSES;
+            return this != GADGET_THE_FILTER_REFUSES && this != HASHED_KEY_THE_FILTER_REFUSES
+                    && this != CLASS_NAME_WITH_A_LINE_BREAK;
         }
     }
 
@@ -113,6 +121,7 @@ class HostileCellStoreTest {
             assertEquals(1, warnings.size(), log.warnings().toString());
             assertTrue(warnings.get(0).contains("was refused"), warnings.get(0));
             assertFalse(warnings.get(0).contains(id), "the raw id is never logged");
+            assertFalse(warnings.get(0).contains("\n"), "one line, whatever the bytes name");
 
             loaded.attributes().put("step", "checkout");
             assertEquals(SaveResult.WRITTEN, reader.save(loaded, loaded.record()));
