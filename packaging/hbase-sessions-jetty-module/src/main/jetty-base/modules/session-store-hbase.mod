@@ -67,6 +67,9 @@ etc/sessions/hbase/session-store.xml
 ## How attribute values are serialized. Both are always readable. (kryo, java)
 # jetty.session.hbase.serializer=kryo
 
+## Only attribute values whose class name matches it wholly are stored and read back; a class inside a value must match it too, or be one of the JDK's value classes (see docs/security.md). Default: none (on Tomcat: the Manager's sessionAttributeValueClassNameFilter). (regular expression)
+# jetty.session.hbase.attributeClassFilter=
+
 ## Largest serialized session a save accepts; a larger one fails that request (HTTP 500) and leaves the stored session as it was. (bytes, 1024-8388608)
 # jetty.session.hbase.maxSessionBytes=1048576
 

@@ -1,17 +1,36 @@
 package io.hbasesessions.store;
 
-import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Input;
 
 /**
  * A Kryo input over one stored value that refuses any length or count claiming more than the bytes
  * left, before anything is allocated for it: every element takes at least one byte, so a claim beyond
- * the rest of the value can only come from damaged or hostile bytes.
+ * the rest of the value can only come from damaged or hostile bytes. The element counts of collections,
+ * maps and arrays are also added up against the value's budget ({@link ReadLimits#elementBudget}):
+ * each one alone could claim the rest of the value and allocate for it again.
  */
 final class BoundedInput extends Input {
 
-    BoundedInput(byte[] bytes) {
+    private final long elementBudget;
+    private long elementsClaimed;
+
+    BoundedInput(byte[] bytes, ReadLimits limits) {
         super(bytes);
+        this.elementBudget = limits.elementBudget(bytes.length);
+    }
+
+    /**
+     * A collection, map or array about to be sized for {@code count} elements.
+     *
+     * @throws DecodingRefusedException if the value's elements together would exceed its budget
+     */
+    static void claimElements(Input input, int count) {
+        BoundedInput bounded = (BoundedInput) input;
+        bounded.elementsClaimed += count;
+        if (count < 0 || bounded.elementsClaimed > bounded.elementBudget) {
+            throw new DecodingRefusedException("collections claiming " + bounded.elementsClaimed + " elements in "
+                    + bounded.limit() + " bytes (at most " + bounded.elementBudget + "): damaged or hostile bytes");
+        }
     }
 
     /** Reads a count of elements that each take at least one more byte of {@code input}. */
@@ -72,6 +91,18 @@ final class BoundedInput extends Input {
 
     @Override
     public String readString() {
+        checkUtf8CharCount();
+        return super.readString();
+    }
+
+    @Override
+    public StringBuilder readStringBuilder() {
+        checkUtf8CharCount();
+        return super.readStringBuilder();
+    }
+
+    /** A UTF-8 string starts with its length, for which Kryo allocates; an ASCII one has none. */
+    private void checkUtf8CharCount() {
         if (readVarIntFlag()) {
             int start = position;
             int charCount = readVarIntFlag(true);
@@ -80,13 +111,13 @@ final class BoundedInput extends Input {
                 check(this, charCount - 1, 1);
             }
         }
-        return super.readString();
     }
 
     private static int check(Input input, int count, int minimumBytesEach) {
         long left = (long) input.limit() - input.position();
         if (count < 0 || (long) count * minimumBytesEach > left) {
-            throw new KryoException("a count of " + count + " with " + left + " bytes left: damaged or hostile bytes");
+            throw new DecodingRefusedException("a count of " + count + " with " + left + " bytes left: damaged or hostile "
+                    + "bytes");
         }
         return count;
     }

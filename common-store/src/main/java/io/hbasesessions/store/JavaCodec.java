@@ -1,18 +1,21 @@
 package io.hbasesessions.store;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 
-/** Plain Java serialization, resolving classes through the web application's class loader. */
+/**
+ * Plain Java serialization, resolving classes through the web application's class loader, under the
+ * read rules ({@link WebappObjectInputStream}).
+ */
 final class JavaCodec implements SessionCodec {
 
-    private final ClassLoader loader;
+    private final ClassRules rules;
+    private final ReadLimits limits;
 
-    JavaCodec(ClassLoader loader) {
-        this.loader = loader;
+    JavaCodec(ClassRules rules, ReadLimits limits) {
+        this.rules = rules;
+        this.limits = limits;
     }
 
     @Override
@@ -33,12 +36,12 @@ final class JavaCodec implements SessionCodec {
 
     @Override
     public Object decode(byte[] bytes) {
-        try (ObjectInputStream in = new WebappObjectInputStream(new ByteArrayInputStream(bytes), loader)) {
-            return in.readObject();
-        } catch (ClassNotFoundException e) {
-            throw new CodecException("class not found: " + e.getMessage(), e);
+        Unfolding unfolding = new Unfolding(limits.unfoldingBudget(bytes.length));
+        try (WebappObjectInputStream in = new WebappObjectInputStream(bytes, rules, limits, unfolding, true)) {
+            return in.readAttributeValue();
         } catch (Throwable e) {
-            throw new CodecException("Java deserialization failed: " + e, e);
+            // Anything, Errors included (a value's own readObject, a refused class or claim): this value only.
+            throw CodecException.readFailure("Java", e);
         }
     }
 }

@@ -5,7 +5,6 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -56,7 +55,8 @@ final class JavaHooksSerializer extends Serializer<Object> {
             nested[i] = kryo.readClassAndObject(input);
         }
         byte[] bytes = input.readBytes(BoundedInput.count(input));
-        try (NestedObjectInputStream java = new NestedObjectInputStream(bytes, kryo.getClassLoader(), nested)) {
+        KryoCodec.SessionKryo session = (KryoCodec.SessionKryo) kryo;
+        try (NestedObjectInputStream java = new NestedObjectInputStream(bytes, session, nested)) {
             return java.readObject();
         } catch (IOException | ClassNotFoundException e) {
             throw new KryoException("Java deserialization of " + type.getName() + " failed: " + e, e);
@@ -105,14 +105,24 @@ final class JavaHooksSerializer extends Serializer<Object> {
         }
     }
 
-    /** Reads the root object and puts back, for each {@link Nested} index, the object Kryo read for it. */
+    /**
+     * Reads the root object and puts back, for each {@link Nested} index, the object Kryo read (and
+     * measured) for it. The root is a class inside the attribute value, not the value's own class as far
+     * as the rules go: Kryo named that one.
+     */
     private static final class NestedObjectInputStream extends WebappObjectInputStream {
         private final Object[] nested;
 
-        NestedObjectInputStream(byte[] bytes, ClassLoader loader, Object[] nested) throws IOException {
-            super(new ByteArrayInputStream(bytes), loader);
+        NestedObjectInputStream(byte[] bytes, KryoCodec.SessionKryo session, Object[] nested) throws IOException {
+            super(bytes, session.rules(), session.limits(), null, false);
             this.nested = nested;
             enableResolveObject(true);
+        }
+
+        /** The stand-in for nested objects is this library's own: the web application's loader need not see it. */
+        @Override
+        protected Class<?> resolveClass(ObjectStreamClass description) throws IOException, ClassNotFoundException {
+            return description.getName().equals(Nested.class.getName()) ? Nested.class : super.resolveClass(description);
         }
 
         @Override

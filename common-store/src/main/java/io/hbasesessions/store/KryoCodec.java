@@ -2,14 +2,17 @@ package io.hbasesessions.store;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Registration;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.DefaultSerializers;
+import com.esotericsoftware.kryo.util.DefaultClassResolver;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
+import com.esotericsoftware.kryo.util.ObjectMap;
 import com.esotericsoftware.kryo.util.Pool;
-import java.io.ByteArrayInputStream;
+import com.esotericsoftware.kryo.util.Util;
 import java.io.ByteArrayOutputStream;
 import java.io.Externalizable;
 import java.io.IOException;
@@ -48,16 +51,18 @@ final class KryoCodec implements SessionCodec {
     private static final List<String> KRYO_HANDLED_JDK_PRIVATE_COLLECTIONS = List.of("java.util.ImmutableCollections$",
             "java.util.Collections$Empty", "java.util.Collections$Singleton");
 
-    private final ClassLoader loader;
+    private final ClassRules rules;
+    private final ReadLimits limits;
     private final Pool<Kryo> pool = new Pool<>(true, true, POOL_CAPACITY) {
         @Override
         protected Kryo create() {
-            return new SessionKryo(loader);
+            return new SessionKryo(rules, limits);
         }
     };
 
-    KryoCodec(ClassLoader loader) {
-        this.loader = loader;
+    KryoCodec(ClassRules rules, ReadLimits limits) {
+        this.rules = rules;
+        this.limits = limits;
     }
 
     @Override
@@ -87,20 +92,20 @@ final class KryoCodec implements SessionCodec {
             if (causedBy(e, CycleThroughJavaHooks.class)) {
                 throw new CycleThroughJavaHooks();
             }
-            throw new CodecException("Kryo serialization failed: " + messageOf(e), e);
+            throw new CodecException("Kryo serialization failed: " + CodecException.firstLine(e), e);
         }
     }
 
     @Override
     public Object decode(byte[] bytes) {
-        Kryo kryo = pool.obtain();
+        SessionKryo kryo = (SessionKryo) pool.obtain();
         try {
-            Object value = kryo.readClassAndObject(new BoundedInput(bytes));
+            Object value = kryo.decode(bytes);
             pool.free(kryo);
             return value instanceof WholeJava whole ? whole.value : value;
         } catch (Throwable e) {
-            // Anything, Errors included (a value's own readObject, a claimed length, deep nesting): this value only.
-            throw new CodecException(describeReadFailure(e), e);
+            // Anything, Errors included (a value's own readObject, a refused class or claim): this value only.
+            throw CodecException.readFailure("Kryo", e);
         }
     }
 
@@ -113,26 +118,22 @@ final class KryoCodec implements SessionCodec {
         return false;
     }
 
-    private static String describeReadFailure(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ClassNotFoundException) {
-                return "class not found: " + cause.getMessage();
-            }
-        }
-        return "Kryo deserialization failed: " + messageOf(e);
-    }
 
-    private static String messageOf(Throwable e) {
-        String message = e.getMessage();
-        return message == null ? e.getClass().getName() : message.lines().findFirst().orElse(message);
-    }
-
-    private static final class SessionKryo extends Kryo {
+    /**
+     * A Kryo for session values: classes resolved through {@link CheckingClassResolver}, the counts that
+     * size collections checked ({@link ElementCountCheck}), and every object read measured
+     * ({@link Unfolding}) and kept within {@link ReadLimits#MAX_DEPTH}.
+     */
+    static final class SessionKryo extends Kryo {
         private final JavaHooksSerializer javaHooks = new JavaHooksSerializer();
+        private final ReadLimits limits;
+        /** The measure of the value being decoded; null between decodes. */
+        private Unfolding unfolding;
 
-        SessionKryo(ClassLoader loader) {
-            super(new CycleGuard());
-            setClassLoader(loader);
+        SessionKryo(ClassRules rules, ReadLimits limits) {
+            super(new CheckingClassResolver(rules), new CycleGuard());
+            this.limits = limits;
+            setClassLoader(rules.webappLoader());
             setRegistrationRequired(false);
             setReferences(true);
             setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
@@ -141,17 +142,40 @@ final class KryoCodec implements SessionCodec {
             register(WholeJava.class, new WholeJavaSerializer(), WHOLE_JAVA_REGISTRATION);
         }
 
+        Object decode(byte[] bytes) {
+            BoundedInput input = new BoundedInput(bytes, limits);
+            unfolding = new Unfolding(limits.unfoldingBudget(bytes.length));
+            ((CheckingClassResolver) getClassResolver()).nextClassIsTheAttributeValues();
+            try {
+                return readClassAndObject(input);
+            } finally {
+                unfolding = null;
+            }
+        }
+
+        ClassRules rules() {
+            return ((CheckingClassResolver) getClassResolver()).rules;
+        }
+
+        ReadLimits limits() {
+            return limits;
+        }
+
+        Unfolding unfolding() {
+            return unfolding;
+        }
+
         /**
          * Java semantics for classes with their own hooks, and for the JDK's private wrappers and views
          * ({@code Collections.unmodifiableList} and the like), which Kryo's generic collection serializers
          * would rebuild as plain collections or cannot rebuild at all. Decided before Kryo's defaults, which
          * match those wrappers as collections; the JDK's private classes Kryo has serializers of its own for
-         * keep them.
+         * keep them, with the counts they size by checked.
          */
         @Override
         public Serializer getDefaultSerializer(Class type) {
             boolean javaSemantics = isJdkClass(type) ? kryoCannotRebuild(type) : declaresSerializationHooks(type);
-            return javaSemantics ? javaHooks : super.getDefaultSerializer(type);
+            return javaSemantics ? javaHooks : ElementCountCheck.around(super.getDefaultSerializer(type));
         }
 
         /** Reached only when Kryo has no serializer for the type: its field copy cannot reach into java.base. */
@@ -159,6 +183,123 @@ final class KryoCodec implements SessionCodec {
         protected Serializer newDefaultSerializer(Class type) {
             return isJdkClass(type) && Serializable.class.isAssignableFrom(type) ? javaHooks
                     : super.newDefaultSerializer(type);
+        }
+
+        // Every way Kryo reads an object: each is kept within the depth and measured as it comes back.
+
+        @Override
+        public Object readClassAndObject(Input input) {
+            checkDepth();
+            return measured(super.readClassAndObject(input));
+        }
+
+        @Override
+        public <T> T readObject(Input input, Class<T> type) {
+            checkDepth();
+            return measured(super.readObject(input, type));
+        }
+
+        @Override
+        public <T> T readObject(Input input, Class<T> type, Serializer serializer) {
+            checkDepth();
+            return measured(super.readObject(input, type, serializer));
+        }
+
+        @Override
+        public <T> T readObjectOrNull(Input input, Class<T> type) {
+            checkDepth();
+            return measured(super.readObjectOrNull(input, type));
+        }
+
+        @Override
+        public <T> T readObjectOrNull(Input input, Class<T> type, Serializer serializer) {
+            checkDepth();
+            return measured(super.readObjectOrNull(input, type, serializer));
+        }
+
+        private void checkDepth() {
+            if (getDepth() >= ReadLimits.MAX_DEPTH) {
+                throw new DecodingRefusedException("objects nested deeper than " + ReadLimits.MAX_DEPTH);
+            }
+        }
+
+        private <T> T measured(T object) {
+            if (unfolding != null) {
+                if (((CycleGuard) getReferenceResolver()).tookBackReference()) {
+                    unfolding.referencedAgain(object);
+                } else {
+                    unfolding.completed(object);
+                }
+            }
+            return object;
+        }
+    }
+
+    /**
+     * Resolves the class names in stored bytes: each is checked by {@link ClassRules} before it is
+     * loaded (Kryo's own resolver would also fall back to the loader Kryo itself comes from: the
+     * server's). The first class a value names is the attribute value's own; that of a value Kryo has
+     * a registration for (a {@code String}, an {@code Integer}) is checked once it is known, before
+     * anything is read for it.
+     */
+    private static final class CheckingClassResolver extends DefaultClassResolver {
+        private final ClassRules rules;
+        private boolean attributeValueNext;
+        private boolean readingAttributeValue;
+
+        CheckingClassResolver(ClassRules rules) {
+            this.rules = rules;
+        }
+
+        void nextClassIsTheAttributeValues() {
+            attributeValueNext = true;
+        }
+
+        @Override
+        public Registration readClass(Input input) {
+            readingAttributeValue = attributeValueNext;
+            attributeValueNext = false;
+            Registration registration = super.readClass(input);
+            if (readingAttributeValue && registration != null) {
+                readingAttributeValue = false;
+                switch (registration.getId()) {
+                    // A proxy's class is generated: its first interface stands for it.
+                    case PROXY_REGISTRATION -> attributeValueNext = true;
+                    // Java serialization checks the value inside.
+                    case WHOLE_JAVA_REGISTRATION -> { }
+                    default -> rules.check(Util.getWrapperClass(registration.getType()).getName(), true);
+                }
+            }
+            readingAttributeValue = false;
+            return registration;
+        }
+
+        /** Called for each class name read; the class is never looked up elsewhere. */
+        @Override
+        protected Class getTypeByName(String className) {
+            rules.check(className, readingAttributeValue);
+            readingAttributeValue = false;
+            Class known = super.getTypeByName(className);
+            if (known != null) {
+                return known;
+            }
+            try {
+                Class type = rules.load(className);
+                if (nameToClass == null) {
+                    nameToClass = new ObjectMap<>();
+                }
+                nameToClass.put(className, type);
+                return type;
+            } catch (ClassNotFoundException e) {
+                throw new KryoException("Unable to find class: " + className, e);
+            }
+        }
+
+        @Override
+        public void reset() {
+            super.reset();
+            attributeValueNext = false;
+            readingAttributeValue = false;
         }
     }
 
@@ -173,7 +314,8 @@ final class KryoCodec implements SessionCodec {
                 && KRYO_HANDLED_JDK_PRIVATE_COLLECTIONS.stream().noneMatch(name::startsWith);
     }
 
-    private static boolean isJdkClass(Class<?> type) {
+    /** Defined by the JDK's own loaders: its fields cannot be reached, and its methods run no application code. */
+    static boolean isJdkClass(Class<?> type) {
         ClassLoader loader = type.getClassLoader();
         return loader == null || loader == ClassLoader.getPlatformClassLoader();
     }
@@ -215,6 +357,7 @@ final class KryoCodec implements SessionCodec {
      */
     static final class CycleGuard extends MapReferenceResolver {
         private final Set<Object> javaWritesInProgress = Collections.newSetFromMap(new IdentityHashMap<>());
+        private boolean backReference;
 
         @Override
         public int getWrittenId(Object object) {
@@ -225,10 +368,25 @@ final class KryoCodec implements SessionCodec {
             return id;
         }
 
+        /** Notes that the object being read is one read before: see {@link #tookBackReference()}. */
+        @Override
+        public Object getReadObject(Class type, int id) {
+            backReference = true;
+            return super.getReadObject(type, id);
+        }
+
+        /** Whether the read that just returned was a reference back to an earlier object; then forgets it. */
+        boolean tookBackReference() {
+            boolean taken = backReference;
+            backReference = false;
+            return taken;
+        }
+
         @Override
         public void reset() {
             super.reset();
             javaWritesInProgress.clear();
+            backReference = false;
         }
 
         static void writing(Kryo kryo, Object object, Runnable write) {
@@ -270,11 +428,14 @@ final class KryoCodec implements SessionCodec {
             output.writeBytes(bytes.toByteArray());
         }
 
+        /** The value is the Java stream's first object: the attribute value, measured in this value's budget. */
         @Override
         public WholeJava read(Kryo kryo, Input input, Class<? extends WholeJava> type) {
             byte[] bytes = input.readBytes(BoundedInput.count(input));
-            try (ObjectInputStream java = new WebappObjectInputStream(new ByteArrayInputStream(bytes), kryo.getClassLoader())) {
-                return new WholeJava(java.readObject());
+            SessionKryo session = (SessionKryo) kryo;
+            try (WebappObjectInputStream java = new WebappObjectInputStream(bytes, session.rules(), session.limits(),
+                    session.unfolding(), true)) {
+                return new WholeJava(java.readAttributeValue());
             } catch (IOException | ClassNotFoundException e) {
                 throw new KryoException("Java deserialization failed: " + e, e);
             }

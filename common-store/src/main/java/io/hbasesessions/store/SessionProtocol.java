@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link SessionStore} protocol: how sessions are read, written under conditions, merged, moved,
@@ -28,6 +29,9 @@ final class SessionProtocol implements SessionStore {
     private final String keyScope;
     private final StoreSettings settings;
     private final Webapp webapp;
+    private final ClassRules classRules;
+    /** Classes of values the attribute class filter kept from being stored, each warned about once. */
+    private final Set<String> classesKeptOnTheNode = ConcurrentHashMap.newKeySet();
     private final SessionCodec writeCodec;
     private final Map<SerializerKind, SessionCodec> codecs = new EnumMap<>(SerializerKind.class);
     private final SaveOperation.Collaborators with;
@@ -40,8 +44,10 @@ final class SessionProtocol implements SessionStore {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
         this.webapp = webapp;
+        this.classRules = new ClassRules(webapp.classLoader(), settings.find(Setting.ATTRIBUTE_CLASS_FILTER));
+        ReadLimits limits = new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES));
         for (SerializerKind kind : SerializerKind.values()) {
-            codecs.put(kind, SessionCodec.of(kind, webapp.classLoader()));
+            codecs.put(kind, kind.codec(classRules, limits));
         }
         this.writeCodec = codecs.get(settings.get(Setting.SERIALIZER));
         ExpiryPolicy expiry = new ExpiryPolicy(settings.get(Setting.TOUCH_INTERVAL_SECONDS),
@@ -398,11 +404,33 @@ final class SessionProtocol implements SessionStore {
 
             @Override
             public void undecodable(String name, CodecException failure) {
-                with.counters().increment(StoreCounter.UNREADABLE_ATTRIBUTES);
-                LOG.log(Level.WARNING, "Session {0}: attribute ''{1}'' cannot be read and is left out (its stored bytes "
-                        + "are kept): {2}", keyHex, name, failure.getMessage());
+                with.counters().increment(failure.refused() ? StoreCounter.REFUSED_ATTRIBUTES
+                        : StoreCounter.UNREADABLE_ATTRIBUTES);
+                // The reason quotes class names read from the stored bytes: no line breaks of theirs reach the log.
+                LOG.log(Level.WARNING, "Session {0}: attribute ''{1}'' {2} and is left out (its stored bytes are kept): "
+                        + "{3}", keyHex, name, failure.refused() ? "was refused" : "cannot be read",
+                        failure.getMessage().replaceAll("\\p{Cntrl}", "?"));
             }
-        }, webapp.container()::hides, webapp.stores());
+        }, webapp.container()::hides, this::stores);
+    }
+
+    /**
+     * What the web application lets the store keep, of a class the attribute class filter allows: a value
+     * the filter refuses would be refused when read back, so it lives on this node only (as Tomcat keeps
+     * values its own filter refuses from distribution).
+     */
+    private boolean stores(String name, Object value) {
+        if (!webapp.stores().test(name, value)) {
+            return false;
+        }
+        if (classRules.allowsValueOf(value.getClass())) {
+            return true;
+        }
+        if (classesKeptOnTheNode.add(value.getClass().getName())) {
+            LOG.log(Level.WARNING, "Attribute values of class {0} do not match attributeClassFilter: they are kept on "
+                    + "this node, not stored", value.getClass().getName());
+        }
+        return false;
     }
 
     private Deadline newDeadline() {

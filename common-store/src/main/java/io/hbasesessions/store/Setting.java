@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * One setting of the configuration vocabulary that Tomcat attributes, Jetty properties
@@ -63,6 +65,11 @@ public final class Setting<T> {
                     + "read) a fresh session that is never stored. A save that fails always answers 503.");
     public static final Setting<SerializerKind> SERIALIZER = enumSetting("serializer", SerializerKind.class,
             SerializerKind.KRYO, "How attribute values are serialized. Both are always readable.");
+    public static final Setting<Pattern> ATTRIBUTE_CLASS_FILTER = new Setting<>("attributeClassFilter", Pattern.class,
+            null, "regular expression", "Only attribute values whose class name matches it wholly are stored and read "
+                    + "back; a class inside a value must match it too, or be one of the JDK's value classes (see "
+                    + "docs/security.md). Default: none (on Tomcat: the Manager's "
+                    + "`sessionAttributeValueClassNameFilter`).", Setting::parsePattern, Range.any());
     public static final Setting<Long> MAX_SESSION_BYTES = new Setting<>("maxSessionBytes", Long.class, 1_048_576L,
             "bytes, 1024-8388608", "Largest serialized session a save accepts; a larger one fails that request "
                     + "(HTTP 500) and leaves the stored session as it was.", Long::valueOf,
@@ -199,6 +206,14 @@ public final class Setting<T> {
                     + "when a region server crashes; use ASYNC_WAL for cheap writes");
         }
         return parseEnum(WriteDurability.class, text);
+    }
+
+    private static Pattern parsePattern(String text) {
+        try {
+            return Pattern.compile(text);
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("is not a regular expression: " + e.getDescription());
+        }
     }
 
     private static boolean parseBoolean(String text) {

@@ -10,6 +10,8 @@ public enum StoreCounter {
     EXPIRED_ON_LOAD("expiredOnLoad", "Lookups that found a session past its idle timeout or maximum lifetime."),
     UNREADABLE_ON_LOAD("unreadableOnLoad", "Lookups that found a state cell this store cannot read (treated as absent)."),
     UNREADABLE_ATTRIBUTES("unreadableAttributes", "Attributes that could not be decoded and were left out (kept stored)."),
+    REFUSED_ATTRIBUTES("refusedAttributes", "Attributes the read rules refused and left out (kept stored): a class the "
+            + "attribute class filter or the deny list refuses, or a claim beyond the decoding bounds."),
     CREATES("creates", "New sessions stored."),
     FULL_WRITES("fullWrites", "Saves that wrote changed attributes or metadata."),
     TOUCHES("touches", "Saves that only moved the last access time (debounced)."),

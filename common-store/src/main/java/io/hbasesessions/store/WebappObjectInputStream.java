@@ -1,32 +1,73 @@
 package io.hbasesessions.store;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
 import java.lang.reflect.Proxy;
 
 /**
- * Java deserialization that resolves classes, and the interfaces of dynamic proxies, with the web
- * application's class loader: attribute classes usually exist only inside the WAR.
+ * Java deserialization of one stored value under the read rules: every class name, and each interface
+ * of a dynamic proxy, is checked by {@link ClassRules} before it is loaded, and resolved with the web
+ * application's class loader (attribute classes usually exist only inside the WAR), never with the
+ * server's unless the filter names it. An {@link ObjectInputFilter} bounds nesting and array lengths
+ * (which also size the JDK's own collections as they are read) by {@link ReadLimits}; the references
+ * and bytes it can read are bounded by the stream itself, the value's bytes. A JVM-wide
+ * {@code jdk.serialFilter} still applies besides.
  */
 class WebappObjectInputStream extends ObjectInputStream {
 
-    private final ClassLoader loader;
+    private final ClassRules rules;
+    private final Unfolding unfolding;
+    private boolean attributeValueNext;
 
-    WebappObjectInputStream(InputStream in, ClassLoader loader) throws IOException {
-        super(in);
-        this.loader = loader;
+    /**
+     * @param unfolding where each decoded object is measured; null when the caller measures them
+     * @param holdsAttributeValue whether the stream's first object is the attribute value itself, whose
+     *     class the rules check as such
+     */
+    WebappObjectInputStream(byte[] bytes, ClassRules rules, ReadLimits limits, Unfolding unfolding,
+            boolean holdsAttributeValue) throws IOException {
+        super(new ByteArrayInputStream(bytes));
+        this.rules = rules;
+        this.unfolding = unfolding;
+        this.attributeValueNext = holdsAttributeValue;
+        setObjectInputFilter(filter(bytes.length, limits));
+        if (unfolding != null) {
+            enableResolveObject(true);
+        }
+    }
+
+    /** Reads the attribute value; one without a class description of its own (a String) is checked by its class. */
+    Object readAttributeValue() throws IOException, ClassNotFoundException {
+        Object value = readObject();
+        if (attributeValueNext && value != null) {
+            rules.check(value.getClass().getName(), true);
+        }
+        return value;
+    }
+
+    private static ObjectInputFilter filter(int streamBytes, ReadLimits limits) {
+        long maxArrayLength = limits.elementBudget(streamBytes);
+        ObjectInputFilter bounds = info -> {
+            if (info.depth() > ReadLimits.MAX_DEPTH) {
+                throw new DecodingRefusedException("objects nested deeper than " + ReadLimits.MAX_DEPTH);
+            }
+            if (info.arrayLength() > maxArrayLength) {
+                throw new DecodingRefusedException("an array or collection of " + info.arrayLength() + " elements in "
+                        + streamBytes + " bytes: damaged or hostile bytes");
+            }
+            return ObjectInputFilter.Status.UNDECIDED;
+        };
+        ObjectInputFilter jvmWide = ObjectInputFilter.Config.getSerialFilter();
+        return jvmWide == null ? bounds : ObjectInputFilter.merge(bounds, jvmWide);
     }
 
     @Override
     protected Class<?> resolveClass(ObjectStreamClass description) throws IOException, ClassNotFoundException {
-        try {
-            return Class.forName(description.getName(), false, loader);
-        } catch (ClassNotFoundException e) {
-            // Primitive types, and classes of this library the web application cannot see.
-            return super.resolveClass(description);
-        }
+        rules.check(description.getName(), takeAttributeValue());
+        return rules.load(description.getName());
     }
 
     // ObjectInputStream's own contract hands back a proxy class, not an instance, so the deprecated
@@ -34,14 +75,32 @@ class WebappObjectInputStream extends ObjectInputStream {
     @SuppressWarnings("deprecation")
     @Override
     protected Class<?> resolveProxyClass(String[] interfaceNames) throws IOException, ClassNotFoundException {
+        boolean attributeValue = takeAttributeValue();
         Class<?>[] interfaces = new Class<?>[interfaceNames.length];
         for (int i = 0; i < interfaceNames.length; i++) {
-            interfaces[i] = Class.forName(interfaceNames[i], false, loader);
+            // A proxy's class is generated: its first interface stands for it.
+            rules.check(interfaceNames[i], attributeValue && i == 0);
+            interfaces[i] = rules.load(interfaceNames[i]);
         }
         try {
-            return Proxy.getProxyClass(loader, interfaces);
+            return Proxy.getProxyClass(rules.webappLoader(), interfaces);
         } catch (IllegalArgumentException e) {
             throw new ClassNotFoundException("cannot define a proxy of " + String.join(", ", interfaceNames), e);
         }
+    }
+
+    /** Each object as it is complete, before the object holding it sees it (a hash set hashes it then). */
+    @Override
+    protected Object resolveObject(Object object) throws IOException {
+        if (unfolding != null) {
+            unfolding.completed(object);
+        }
+        return object;
+    }
+
+    private boolean takeAttributeValue() {
+        boolean attributeValue = attributeValueNext;
+        attributeValueNext = false;
+        return attributeValue;
     }
 }

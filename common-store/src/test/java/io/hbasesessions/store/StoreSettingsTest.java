@@ -32,7 +32,8 @@ class StoreSettingsTest {
                 .set("maxLifetimeSeconds", "3600").set("touchIntervalSeconds", "30").set("lockingMode", "pessimistic")
                 .set("leaseTimeoutSeconds", "5").set("writeDurability", "fsync_wal").set("touchDurability", "SYNC_WAL")
                 .set("operationTimeoutMillis", "2000").set("failMode", "new-session").set("serializer", "java")
-                .set("maxSessionBytes", "2048").set("createTable", "FALSE").set("principalAttribute", "user").build();
+                .set("maxSessionBytes", "2048").set("createTable", "FALSE").set("principalAttribute", "user")
+                .set("attributeClassFilter", "com\\.shop\\..*").build();
         assertEquals(4, settings.get(Setting.REGIONS));
         assertEquals(LockingMode.PESSIMISTIC, settings.get(Setting.LOCKING_MODE));
         assertEquals(WriteDurability.FSYNC_WAL, settings.get(Setting.WRITE_DURABILITY));
@@ -40,6 +41,7 @@ class StoreSettingsTest {
         assertEquals(false, settings.get(Setting.CREATE_TABLE));
         assertEquals("user", settings.get(Setting.PRINCIPAL_ATTRIBUTE));
         assertEquals("pessimistic", settings.asNamedValues().get("lockingMode"));
+        assertEquals("com\\.shop\\..*", settings.asNamedValues().get("attributeClassFilter"));
         assertEquals(Setting.all().size() - 1, settings.asNamedValues().size(), "all but hbaseSite have a value");
     }
 
@@ -51,6 +53,8 @@ class StoreSettingsTest {
         assertMessage(() -> minimal().set("writeDurability", "SKIP_WAL"), "SKIP_WAL is not allowed");
         assertMessage(() -> minimal().set("table", "bad table"), "table", "not a valid HBase table name");
         assertMessage(() -> minimal().set("createTable", "yes"), "true or false");
+        assertMessage(() -> minimal().set("attributeClassFilter", "java.lang.(String"), "attributeClassFilter",
+                "not a regular expression");
         assertMessage(() -> minimal().set("noSuchSetting", "x"), "Unknown setting 'noSuchSetting'", "zookeeperQuorum");
     }
 

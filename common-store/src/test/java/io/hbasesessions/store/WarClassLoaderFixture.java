@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
@@ -42,19 +44,110 @@ public final class WarClassLoaderFixture {
             }
             """;
 
+    /**
+     * What a gadget does, recorded where the test sees it whichever loader defined the class: its class
+     * initialised, an instance made, its readObject, readResolve or hashCode run.
+     */
+    private static final String MARKS = """
+                static { war.Marks.mark("class initialised"); }
+                public %1$s() { war.Marks.mark("instantiated"); }
+                private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+                    war.Marks.mark("readObject");
+                    in.defaultReadObject();
+                }
+                private Object readResolve() { war.Marks.mark("readResolve"); return this; }
+                @Override public int hashCode() { war.Marks.mark("hashCode"); return 1; }
+            """;
+    private static final String MARKS_CLASS = """
+            package war;
+            public final class Marks {
+                public static synchronized void mark(String what) {
+                    String before = System.getProperty("%s", "");
+                    System.setProperty("%s", before.isEmpty() ? what : before + "," + what);
+                }
+            }
+            """.formatted(WarClassLoaderFixture.MARKS_PROPERTY, WarClassLoaderFixture.MARKS_PROPERTY);
+    static final String MARKS_PROPERTY = "hbase-sessions.test.gadget-marks";
+    /** Named as the Commons Collections transformer that ysoserial's chains end in: on the built-in deny list. */
+    static final String DENIED_GADGET = "org.apache.commons.collections4.functors.InvokerTransformer";
+    /** A Serializable class with readObject and readResolve, on no deny list: what an attribute class filter refuses. */
+    static final String GADGET = "war.Gadget";
+    private static final String GADGET_SOURCE = """
+            package war;
+            public class Gadget implements java.io.Serializable {
+                public String payload = "calc";
+            %s}
+            """.formatted(MARKS.formatted("Gadget"));
+    private static final String DENIED_GADGET_SOURCE = """
+            package org.apache.commons.collections4.functors;
+            public class InvokerTransformer implements java.io.Serializable {
+                public String methodName = "exec";
+            %s}
+            """.formatted(MARKS.formatted("InvokerTransformer"));
+    /** Not Serializable, no no-arg constructor: only Kryo (with Objenesis) makes one, and a HashMap hashes it. */
+    static final String UNHASHABLE = "war.Unhashable";
+    private static final String UNHASHABLE_SOURCE = """
+            package war;
+            public class Unhashable {
+                private final String name;
+                public Unhashable(String name) { war.Marks.mark("instantiated"); this.name = name; }
+                @Override public int hashCode() { war.Marks.mark("hashCode"); return name.hashCode(); }
+                @Override public boolean equals(Object o) { return o instanceof Unhashable u && u.name.equals(name); }
+            }
+            """;
+
     private WarClassLoaderFixture() {
+    }
+
+    /** What the gadget classes recorded since {@link #clearMarks()}: empty if none of their code ran. */
+    static String marks() {
+        return System.getProperty(MARKS_PROPERTY, "");
+    }
+
+    static void clearMarks() {
+        System.clearProperty(MARKS_PROPERTY);
+    }
+
+    /** A new instance of a class of the war (by its no-arg constructor, or one taking a String). */
+    static Object newInstance(ClassLoader war, String className) throws ReflectiveOperationException {
+        Class<?> type = war.loadClass(className);
+        return className.equals(UNHASHABLE) ? type.getConstructor(String.class).newInstance("key")
+                : type.getConstructor().newInstance();
+    }
+
+    /** A web application's class loader that remembers which classes it was asked for. */
+    public static final class WarLoader extends URLClassLoader {
+        private final Set<String> requested = ConcurrentHashMap.newKeySet();
+
+        WarLoader(URL[] classes) {
+            super(classes, ClassLoader.getPlatformClassLoader());
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            requested.add(name);
+            return super.loadClass(name, resolve);
+        }
+
+        /** Whether any class was asked for under {@code name}. */
+        public boolean wasAskedFor(String name) {
+            return requested.contains(name);
+        }
     }
 
     /**
      * A loader holding {@code war.CartItem(String name, int quantity)} (Serializable, readable toString),
-     * the interface {@code war.Greeter} and its invocation handler {@code war.GreeterHandler(String greeting)}.
+     * the interface {@code war.Greeter} and its invocation handler {@code war.GreeterHandler(String greeting)},
+     * and gadget-like classes that record what of their code runs ({@link #GADGET}, {@link #DENIED_GADGET},
+     * {@link #UNHASHABLE}, see {@link #marks()}).
      */
-    public static URLClassLoader warLoader(Path workDirectory) throws IOException {
+    public static WarLoader warLoader(Path workDirectory) throws IOException {
         Path sources = Files.createDirectories(workDirectory.resolve("src/war"));
         Path classes = Files.createDirectories(workDirectory.resolve("classes"));
         List<String> arguments = new ArrayList<>(List.of("-d", classes.toString()));
         for (String[] source : new String[][] {{"CartItem", CART_ITEM}, {"Greeter", GREETER},
-                {"GreeterHandler", GREETER_HANDLER}}) {
+                {"GreeterHandler", GREETER_HANDLER}, {"Marks", MARKS_CLASS}, {"Gadget", GADGET_SOURCE},
+                {"InvokerTransformer", DENIED_GADGET_SOURCE}, {"Unhashable", UNHASHABLE_SOURCE}}) {
             Path file = sources.resolve(source[0] + ".java");
             Files.writeString(file, source[1]);
             arguments.add(file.toString());
@@ -64,7 +157,7 @@ public final class WarClassLoaderFixture {
         if (status != 0) {
             throw new IllegalStateException("javac failed with status " + status);
         }
-        return new URLClassLoader(new URL[] {classes.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+        return new WarLoader(new URL[] {classes.toUri().toURL()});
     }
 
     public static Object newCartItem(ClassLoader loader, String name, int quantity) throws ReflectiveOperationException {

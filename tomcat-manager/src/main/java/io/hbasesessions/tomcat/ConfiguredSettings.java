@@ -34,13 +34,17 @@ final class ConfiguredSettings {
         return true;
     }
 
-    /** The settings for {@code context}; {@code keyScope} defaults to the context path (plus a non-default host). */
-    StoreSettings resolve(Context context) throws LifecycleException {
+    /**
+     * The settings for {@code context}; {@code keyScope} defaults to the context path (plus a non-default
+     * host), {@code attributeClassFilter} to the manager's {@code sessionAttributeValueClassNameFilter}.
+     */
+    StoreSettings resolve(Context context, String tomcatClassNameFilter) throws LifecycleException {
         try {
             if (!unknownNames.isEmpty()) {
                 Setting.named(unknownNames.get(0));
             }
             StoreSettings.Builder builder = StoreSettings.builder();
+            builder.set(Setting.ATTRIBUTE_CLASS_FILTER.name(), tomcatClassNameFilter);
             values.forEach(builder::set);
             return builder.defaultKeyScope(KeyScopes.defaultFor(virtualHost(context), context.getPath())).build();
         } catch (SessionStoreException e) {

@@ -106,7 +106,7 @@ public class HBaseSessionManager extends ManagerBase {
                     + "Configure the Manager in context.xml so that it is installed before the context starts.");
         }
         Context context = getContext();
-        settings = configured.resolve(context);
+        settings = configured.resolve(context, getSessionAttributeValueClassNameFilter());
         try {
             store = SessionStores.open(settings, new Webapp(context.getLoader().getClassLoader(), Container.TOMCAT,
                     this::storesAttribute));

@@ -63,7 +63,8 @@ public class HBaseStore extends StoreBase {
     protected synchronized void startInternal() throws LifecycleException {
         Context context = manager.getContext();
         try {
-            store = SessionStores.open(configured.resolve(context),
+            String tomcatFilter = manager instanceof ManagerBase base ? base.getSessionAttributeValueClassNameFilter() : null;
+            store = SessionStores.open(configured.resolve(context, tomcatFilter),
                     new Webapp(context.getLoader().getClassLoader(), Container.TOMCAT,
                             (name, value) -> manager.willAttributeDistribute(name, value)));
         } catch (SessionStoreException e) {

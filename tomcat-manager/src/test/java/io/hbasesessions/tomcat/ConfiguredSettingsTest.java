@@ -21,10 +21,10 @@ class ConfiguredSettingsTest {
     /** The same default as Jetty's: the context path, plus the host only when it is not the engine's default. */
     @Test
     void theKeyScopeDefaultsToTheContextPathAndANonDefaultHost() throws LifecycleException {
-        assertEquals("/app", withQuorum().resolve(context("localhost", "/app")).get(Setting.KEY_SCOPE));
-        assertEquals("/", withQuorum().resolve(context("localhost", "")).get(Setting.KEY_SCOPE));
+        assertEquals("/app", withQuorum().resolve(context("localhost", "/app"), null).get(Setting.KEY_SCOPE));
+        assertEquals("/", withQuorum().resolve(context("localhost", ""), null).get(Setting.KEY_SCOPE));
         assertEquals("/app@shop.example.com",
-                withQuorum().resolve(context("shop.example.com", "/app")).get(Setting.KEY_SCOPE));
+                withQuorum().resolve(context("shop.example.com", "/app"), null).get(Setting.KEY_SCOPE));
     }
 
     @Test
@@ -33,7 +33,7 @@ class ConfiguredSettingsTest {
         assertTrue(configured.set("keyScope", "shared-shop"));
         assertTrue(configured.set("failMode", "new_session"));
         assertTrue(configured.set("touchIntervalSeconds", "30"));
-        StoreSettings settings = configured.resolve(context("localhost", "/app"));
+        StoreSettings settings = configured.resolve(context("localhost", "/app"), null);
         assertEquals("shared-shop", settings.get(Setting.KEY_SCOPE));
         assertEquals(FailMode.NEW_SESSION, settings.get(Setting.FAIL_MODE));
         assertEquals(30, settings.get(Setting.TOUCH_INTERVAL_SECONDS));
@@ -44,7 +44,7 @@ class ConfiguredSettingsTest {
         ConfiguredSettings configured = withQuorum();
         configured.set("failMode", "maybe");
         LifecycleException failure = assertThrows(LifecycleException.class,
-                () -> configured.resolve(context("localhost", "/app")));
+                () -> configured.resolve(context("localhost", "/app"), null));
         assertTrue(failure.getMessage().contains("[/app]"), failure.getMessage());
         assertTrue(failure.getMessage().contains("failMode='maybe'"), failure.getMessage());
     }
@@ -55,14 +55,27 @@ class ConfiguredSettingsTest {
         ConfiguredSettings configured = withQuorum();
         assertFalse(configured.set("zookeeperQuroum", "zk"));
         LifecycleException failure = assertThrows(LifecycleException.class,
-                () -> configured.resolve(context("localhost", "/app")));
+                () -> configured.resolve(context("localhost", "/app"), null));
         assertTrue(failure.getMessage().contains("Unknown setting 'zookeeperQuroum'"), failure.getMessage());
+    }
+
+    /** Tomcat's own filter of what it distributes is the filter of what is read back, unless one is configured. */
+    @Test
+    void theAttributeClassFilterDefaultsToTomcatsValueClassNameFilter() throws LifecycleException {
+        String tomcatFilter = "java\\.lang\\.(?:Boolean|Integer|Long|Number|String)";
+        assertEquals(tomcatFilter, withQuorum().resolve(context("localhost", "/app"), tomcatFilter)
+                .get(Setting.ATTRIBUTE_CLASS_FILTER).pattern());
+        assertTrue(withQuorum().resolve(context("localhost", "/app"), null).find(Setting.ATTRIBUTE_CLASS_FILTER).isEmpty());
+        ConfiguredSettings configured = withQuorum();
+        configured.set("attributeClassFilter", "com\\.shop\\..*");
+        assertEquals("com\\.shop\\..*", configured.resolve(context("localhost", "/app"), tomcatFilter)
+                .get(Setting.ATTRIBUTE_CLASS_FILTER).pattern());
     }
 
     @Test
     void aMissingQuorumIsExplained() {
         LifecycleException failure = assertThrows(LifecycleException.class,
-                () -> new ConfiguredSettings().resolve(context("localhost", "/app")));
+                () -> new ConfiguredSettings().resolve(context("localhost", "/app"), null));
         assertTrue(failure.getMessage().contains("zookeeperQuorum"), failure.getMessage());
     }
 
