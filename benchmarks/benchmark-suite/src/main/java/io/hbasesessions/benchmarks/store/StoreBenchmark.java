@@ -46,18 +46,17 @@ public final class StoreBenchmark {
                 SessionStore touchingStore = SessionStores.open(settings.toBuilder()
                         .set(Setting.TOUCH_INTERVAL_SECONDS, 0L).build(), Sessions.WEBAPP)) {
             List<StoredSession> pool = createPool(store);
-            // Each thread's share of the pool, kept current by the save runs; the touch runs use their own copies.
-            List<StoredSession> touched = new ArrayList<>();
-            for (StoredSession session : pool) {
-                touched.add(touchingStore.load(session.record().id()).orElseThrow());
-            }
             List<List<String>> rows = new ArrayList<>();
             for (int threads : THREADS) {
                 rows.add(row("load", threads, store, "Gets", StoreCounter.LOADS, (t, i) -> load(store, pool)));
                 rows.add(row("create", threads, store, "creates", StoreCounter.CREATES,
                         (t, i) -> Sessions.create(store, users.incrementAndGet())));
+                // Each thread writes its share of the pool through copies read just before its run, so that no
+                // save or touch starts from a state the previous run replaced (that would be a merge).
+                List<StoredSession> saved = currentCopies(store, pool);
                 rows.add(row("save with change", threads, store, "full writes", StoreCounter.FULL_WRITES,
-                        (t, i) -> saveWithChange(store, pool, threads, t, i)));
+                        (t, i) -> saveWithChange(store, saved, threads, t, i)));
+                List<StoredSession> touched = currentCopies(touchingStore, pool);
                 rows.add(row("touch", threads, touchingStore, "touches", StoreCounter.TOUCHES,
                         (t, i) -> touch(touchingStore, touched, threads, t, i)));
                 List<StoredSession[]> racing = racingCopies(store, threads);
@@ -92,6 +91,14 @@ public final class StoreBenchmark {
         new TimedLoop(Duration.ZERO, Duration.ofMinutes(10), sessions / 8).run(8,
                 (t, i) -> pool.add(Sessions.create(store, users.incrementAndGet())));
         return new ArrayList<>(pool);
+    }
+
+    private static List<StoredSession> currentCopies(SessionStore store, List<StoredSession> pool) {
+        List<StoredSession> copies = new ArrayList<>();
+        for (StoredSession session : pool) {
+            copies.add(store.load(session.record().id()).orElseThrow());
+        }
+        return copies;
     }
 
     private static void load(SessionStore store, List<StoredSession> pool) {
