@@ -189,19 +189,29 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         return held != null && id.equals(held.getId()) ? held : null;
     }
 
-    /** The request's response is about to be committed: save its session now, and record a failure. */
+    /**
+     * The request's response is about to be committed: save its session now, and record a failure. Data
+     * this store did not hand out came through a store stacked in front of it (Jetty's caching store):
+     * it is saved through that store, so its cache holds what HBase holds, by Jetty's dirty rules.
+     */
     private void flushSessionOf(Request request, RequestGuard.RequestState state) {
         ManagedSession session = _context.getSessionManager().getManagedSession(request);
-        if (session == null || !(session.getSessionData() instanceof HBaseSessionData data)) {
+        if (session == null) {
             return;
         }
         try (AutoLock ignored = session.lock()) {
-            if (session.isValid() && !state.hasFailed()) {
+            if (!session.isValid() || state.hasFailed()) {
+                return;
+            }
+            if (session.getSessionData() instanceof HBaseSessionData data) {
                 save(session.getId(), data, data.getLastSaved());
+            } else {
+                _context.getSessionManager().getSessionCache().getSessionDataStore()
+                        .store(session.getId(), session.getSessionData());
             }
         } catch (SessionStoreException e) {
             state.failed(e);
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
             LOG.error("A session could not be saved", e);
             state.failed(new SessionStoreException("The session could not be saved", null, e));
         }

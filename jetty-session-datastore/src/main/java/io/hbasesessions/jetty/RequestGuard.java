@@ -24,9 +24,10 @@ import org.slf4j.LoggerFactory;
  * Makes a request's session save happen before its response is committed, and turns a store failure
  * into the store's {@link FailureResponse} instead of the application's answer. Jetty calls this
  * listener whenever a thread enters the web application's scope for a request, so the data store
- * knows which request it works for; the first time the request needs its session, a stream wrapper
- * is put around the request's output, which saves the session when the response is about to be
- * sent, by whatever path (Content-Length reached, buffer full, flush, redirect, error page, async
+ * knows which request it works for; when the request first enters the web application, a stream
+ * wrapper is put around its output, which saves the session when the response is about to be sent
+ * (also a session this store was never asked for, such as one a caching store in front of it handed
+ * out), by whatever path (Content-Length reached, buffer full, flush, redirect, error page, async
  * completion), and answers with the failure if the store failed the request.
  */
 final class RequestGuard implements ContextHandler.ContextScopeListener {
@@ -84,6 +85,7 @@ final class RequestGuard implements ContextHandler.ContextScopeListener {
     public void enterScope(Context context, Request request) {
         if (request != null) {
             requests.get().push(request);
+            stateOf(request);
         }
     }
 

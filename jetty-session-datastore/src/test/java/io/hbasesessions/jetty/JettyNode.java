@@ -10,7 +10,9 @@ import org.eclipse.jetty.security.UserStore;
 import org.eclipse.jetty.security.authentication.FormAuthenticator;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.session.CachingSessionDataStoreFactory;
 import org.eclipse.jetty.session.DefaultSessionIdManager;
+import org.eclipse.jetty.session.SessionDataMapFactory;
 import org.eclipse.jetty.util.security.Password;
 
 /**
@@ -22,13 +24,13 @@ final class JettyNode implements AutoCloseable {
 
     static final String CONTEXT_PATH = "/app";
     static final String USER = "alice";
-    static final String PASSWORD = "secret";
+    static final String PASSWORD = "pw-unique-7Hq2Zx";
 
     private final Server server;
     private final WebAppContext webapp;
     private final ServerConnector connector;
 
-    private JettyNode(String workerName, Map<String, String> storeSettings) {
+    private JettyNode(String workerName, Map<String, String> storeSettings, SessionDataMapFactory cacheInFront) {
         server = new Server();
         connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -42,7 +44,14 @@ final class JettyNode implements AutoCloseable {
 
         HBaseSessionDataStoreFactory store = new HBaseSessionDataStoreFactory();
         storeSettings.forEach(store::setSetting);
-        server.addBean(store);
+        if (cacheInFront == null) {
+            server.addBean(store);
+        } else {
+            CachingSessionDataStoreFactory caching = new CachingSessionDataStoreFactory();
+            caching.setSessionStoreFactory(store);
+            caching.setSessionDataMapFactory(cacheInFront);
+            server.addBean(caching);
+        }
 
         webapp = new WebAppContext();
         webapp.setContextPath(CONTEXT_PATH);
@@ -53,7 +62,15 @@ final class JettyNode implements AutoCloseable {
 
     /** Starts a node named {@code workerName} (its ids end in {@code .workerName}). */
     static JettyNode start(String workerName, Map<String, String> storeSettings) {
-        JettyNode node = new JettyNode(workerName, storeSettings);
+        return start(workerName, storeSettings, null);
+    }
+
+    /**
+     * Starts a node whose HBase store sits behind Jetty's {@code CachingSessionDataStore} with the
+     * given cache in front (as a memcached or other shared cache would be configured).
+     */
+    static JettyNode start(String workerName, Map<String, String> storeSettings, SessionDataMapFactory cacheInFront) {
+        JettyNode node = new JettyNode(workerName, storeSettings, cacheInFront);
         try {
             node.server.start();
         } catch (Exception e) {
@@ -73,10 +90,6 @@ final class JettyNode implements AutoCloseable {
 
     URI servlet() {
         return URI.create("http://127.0.0.1:" + connector.getLocalPort() + CONTEXT_PATH + "/session");
-    }
-
-    HBaseSessionDataStore dataStore() {
-        return (HBaseSessionDataStore) webapp.getSessionHandler().getSessionCache().getSessionDataStore();
     }
 
     String jettyVersion() {
