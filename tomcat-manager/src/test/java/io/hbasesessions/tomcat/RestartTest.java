@@ -8,7 +8,6 @@ import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.testing.Browser;
 import java.nio.file.Path;
 import java.util.Map;
-import org.apache.catalina.session.PersistentManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +32,7 @@ class RestartTest {
     @Test
     void persistentManagerWithHBaseStoreKeepsSessionsAcrossARestart(EmbeddedHBase hbase, TestNamespace namespace,
             @TempDir Path directory) {
-        try (TomcatNode node = new TomcatNode("p", directory, () -> persistentManager(hbase, namespace))) {
+        try (TomcatNode node = new TomcatNode("p", directory, () -> TestManagers.persistentManager(hbase, namespace))) {
             Browser browser = fillSession(node.start());
             node.stop(); // PersistentManager saves every session to the store when it stops
             node.start(); // and swaps each in from the store when a request asks for it
@@ -53,11 +52,5 @@ class RestartTest {
         browser.get(node.servlet(), "op=append&name=list&value=one");
         browser.get(node.servlet(), "op=append&name=list&value=two");
         return browser;
-    }
-
-    private static PersistentManager persistentManager(EmbeddedHBase hbase, TestNamespace namespace) {
-        PersistentManager manager = new PersistentManager();
-        manager.setStore(TestManagers.store(hbase, namespace));
-        return manager;
     }
 }

@@ -2,6 +2,7 @@ package io.hbasesessions.tomcat;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.TestNamespace;
+import org.apache.catalina.session.PersistentManager;
 
 /** Managers and stores configured for a test HBase: the test class's own tables, small and quick to create. */
 final class TestManagers {
@@ -29,5 +30,12 @@ final class TestManagers {
         store.setProperty("indexTable", namespace.table("persistent_user_sessions"));
         store.setProperty("regions", "2");
         return store;
+    }
+
+    /** Tomcat's own {@code PersistentManager} over {@link #store}. */
+    static PersistentManager persistentManager(EmbeddedHBase hbase, TestNamespace namespace) {
+        PersistentManager manager = new PersistentManager();
+        manager.setStore(store(hbase, namespace));
+        return manager;
     }
 }

@@ -6,10 +6,10 @@ import java.util.Map;
 import org.apache.catalina.realm.GenericPrincipal;
 import org.apache.catalina.realm.RealmBase;
 
-/** Two fixed users (password {@code secret}), for login tests; public so context.xml can name it. */
+/** Two fixed users (password {@value #PASSWORD}), for login tests; public so context.xml can name it. */
 public final class TestRealm extends RealmBase {
 
-    static final String PASSWORD = "secret";
+    static final String PASSWORD = "pw-unique-4Tk9Wm";
     private static final Map<String, List<String>> ROLES = Map.of("alice", List.of("user"), "bob", List.of("user", "admin"),
             "carol", List.of("user"));
 

@@ -1,8 +1,21 @@
 package io.hbasesessions.embedded;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.security.SecureRandom;
 import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
 import org.junit.jupiter.api.TestInfo;
 
 /**
@@ -50,6 +63,42 @@ public final class TestNamespace {
                 .orElseThrow(() -> new EmbeddedHBaseException("No test method in " + testInfo.getDisplayName()
                         + ": use table(base) outside test methods"));
         return table(base, methodName);
+    }
+
+    /**
+     * Whether any row key or cell value of any table of this namespace holds {@code bytes}: for tests
+     * that show something (a password, a raw id) is never stored, whatever serializer wrote the cell.
+     */
+    public boolean storesBytes(Configuration client, byte[] bytes) {
+        try (Connection connection = ConnectionFactory.createConnection(client); Admin admin = connection.getAdmin()) {
+            for (TableName tableName : admin.listTableNamesByNamespace(name)) {
+                try (Table table = connection.getTable(tableName); ResultScanner rows = table.getScanner(new Scan())) {
+                    for (Result row : rows) {
+                        for (Cell cell : row.rawCells()) {
+                            if (holds(CellUtil.cloneRow(cell), bytes) || holds(CellUtil.cloneValue(cell), bytes)) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not scan namespace " + name, e);
+        }
+    }
+
+    private static boolean holds(byte[] haystack, byte[] needle) {
+        for (int start = 0; start + needle.length <= haystack.length; start++) {
+            int matched = 0;
+            while (matched < needle.length && haystack[start + matched] == needle[matched]) {
+                matched++;
+            }
+            if (matched == needle.length) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
