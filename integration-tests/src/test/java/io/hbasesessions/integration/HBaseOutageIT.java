@@ -193,6 +193,11 @@ class HBaseOutageIT {
         }
         storedIds.stream().filter(answer.body()::contains).findAny()
                 .ifPresent(id -> wrong.add(what + "the answer names a stored session's id"));
+        if (answer.status() >= 500) {
+            List.of("Exception", "io.hbasesessions", "java.", "org.apache.hadoop", "keyScope", "key ").stream()
+                    .filter(answer.body()::contains).findAny()
+                    .ifPresent(detail -> wrong.add(what + "the failure answer names '" + detail + "': " + answer.body()));
+        }
         return wrong;
     }
 
