@@ -104,7 +104,7 @@ final class StateSeal {
             }
             throw forged(Failure.UNPROTECTED, key, "");
         }
-        if (cell.length < HEADER_BYTES + Math.min(HMAC_BYTES, NONCE_BYTES + GCM_TAG_BITS / 8)) {
+        if (cell.length < HEADER_BYTES + (format == HMAC_FORMAT ? HMAC_BYTES : NONCE_BYTES + GCM_TAG_BITS / 8)) {
             throw forged(Failure.MALFORMED, key, "");
         }
         int keyId = ByteBuffer.wrap(cell, 1, Integer.BYTES).getInt();

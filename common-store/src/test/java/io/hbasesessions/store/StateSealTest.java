@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -63,7 +64,11 @@ class StateSealTest {
             assertThrows(ForgedStateException.class, () -> seal.open(ROW, 7, tampered), "byte " + i + " flipped");
         }
         assertThrows(ForgedStateException.class, () -> seal.open(ROW, 7, STATE), "an unprotected cell");
-        assertEquals(3 + cell.length, counters.snapshot().get(StoreCounter.FORGED_STATES));
+        for (int length = 0; length < cell.length; length++) {
+            byte[] truncated = Arrays.copyOf(cell, length);
+            assertThrows(ForgedStateException.class, () -> seal.open(ROW, 7, truncated), length + " bytes");
+        }
+        assertEquals(3 + 2 * cell.length, counters.snapshot().get(StoreCounter.FORGED_STATES));
     }
 
     @Test
@@ -72,7 +77,7 @@ class StateSealTest {
         byte[] first = seal.seal(ROW, 1, STATE);
         byte[] second = seal.seal(ROW, 1, STATE);
         assertFalse(new String(first, StandardCharsets.ISO_8859_1).contains("admin"));
-        assertFalse(java.util.Arrays.equals(first, second), "a fresh nonce per write");
+        assertFalse(Arrays.equals(first, second), "a fresh nonce per write");
         assertEquals(STATE.length + 1 + 4 + 12 + 16, first.length);
     }
 
