@@ -1,6 +1,7 @@
 package io.hbasesessions.store;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +25,6 @@ final class StateKeys {
 
     /** 256 bits: as strong as HMAC-SHA256 and AES-256 can use. */
     static final int MIN_KEY_BYTES = 32;
-    /** Bytes of SHA-256(key) that name the key in a cell: enough to pick it among a few, useless to guess it. */
-    static final int ID_BYTES = 4;
     private static final String HMAC = "HmacSHA256";
 
     /** One key of the file, by its id. */
@@ -105,8 +104,8 @@ final class StateKeys {
     }
 
     private static Key derive(byte[] secret) {
-        byte[] hash = SessionKey.sha256(secret);
-        int id = ((hash[0] & 0xFF) << 24) | ((hash[1] & 0xFF) << 16) | ((hash[2] & 0xFF) << 8) | (hash[3] & 0xFF);
+        // The first 4 bytes of the key's SHA-256 name it in a cell: enough to pick it among a few, useless to guess it.
+        int id = ByteBuffer.wrap(SessionKey.sha256(secret)).getInt();
         return new Key(id, new SecretKeySpec(derive(secret, "hbase-sessions state hmac"), HMAC),
                 new SecretKeySpec(derive(secret, "hbase-sessions state aes-gcm"), "AES"));
     }
