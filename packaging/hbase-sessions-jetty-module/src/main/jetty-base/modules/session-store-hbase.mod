@@ -79,6 +79,12 @@ etc/sessions/hbase/session-store.xml
 ## For applications that log users in themselves: the session attribute naming the user to index for "log out everywhere" (a String, a java.security.Principal, or Spring Security's SecurityContext, e.g. SPRING_SECURITY_CONTEXT). Default: the container's login. (attribute name)
 # jetty.session.hbase.principalAttribute=
 
+## Authenticates every state cell with the keys of stateKeyFile, checked before anything in it is decoded (hmac: HMAC-SHA256; encrypt: AES-GCM, also unreadable in HBase). A cell that fails is treated as absent and counted as forgedStates. Turning it on ends the sessions stored without it (see docs/security.md). (none, hmac, encrypt)
+# jetty.session.hbase.stateProtection=none
+
+## Keys for stateProtection, one per line, each the base64 of at least 32 random bytes (openssl rand -base64 32): the first protects new writes, every one is accepted on read, so keys rotate without logging anyone out. (file path)
+# jetty.session.hbase.stateKeyFile=
+
 ## Jetty's own session settings. The cache evicts a session when its last request leaves it (0) and
 ## saves it before the response is committed; changing either breaks requests spread over several nodes.
 # jetty.session.evictionPolicy=0

@@ -1,7 +1,7 @@
 package io.hbasesessions.store;
 
 /** A state cell that is not a session this store wrote: unknown format, truncated, or damaged. */
-final class CorruptSessionDataException extends RuntimeException {
+class CorruptSessionDataException extends RuntimeException {
     CorruptSessionDataException(String message) {
         super(message);
     }

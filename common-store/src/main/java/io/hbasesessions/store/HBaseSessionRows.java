@@ -35,17 +35,22 @@ final class HBaseSessionRows implements SessionRows {
     private final AsyncTable<?> table;
     private final HBaseCalls calls;
     private final WriteDurability deleteDurability;
+    private final StateSeal seal;
 
-    /** @param deleteDurability of deletes: invalidation and revocation must not be undone by a crash */
-    HBaseSessionRows(AsyncTable<?> table, HBaseCalls calls, WriteDurability deleteDurability) {
+    /**
+     * @param deleteDurability of deletes: invalidation and revocation must not be undone by a crash
+     * @param seal checks each state cell read before it is parsed
+     */
+    HBaseSessionRows(AsyncTable<?> table, HBaseCalls calls, WriteDurability deleteDurability, StateSeal seal) {
         this.table = table;
         this.calls = calls;
         this.deleteDurability = deleteDurability;
+        this.seal = seal;
     }
 
     @Override
     public Optional<SessionRow> read(SessionKey key, Deadline deadline) {
-        return parse(calls.await(table.get(get(key)), deadline, key, "reading the session"));
+        return parse(key, calls.await(table.get(get(key)), deadline, key, "reading the session"));
     }
 
     @Override
@@ -53,9 +58,9 @@ final class HBaseSessionRows implements SessionRows {
         List<Result> results = calls.await(table.getAll(keys.stream().map(HBaseSessionRows::get).toList()), deadline,
                 null, "reading " + keys.size() + " sessions");
         List<Optional<SessionRow>> rows = new ArrayList<>(results.size());
-        for (Result result : results) {
+        for (int i = 0; i < results.size(); i++) {
             try {
-                rows.add(parse(result));
+                rows.add(parse(keys.get(i), results.get(i)));
             } catch (CorruptSessionDataException e) {
                 rows.add(Optional.empty());
             }
@@ -120,8 +125,9 @@ final class HBaseSessionRows implements SessionRows {
      * Empty when the row holds no session (missing, expired by its TTL, or only a lease).
      *
      * @throws CorruptSessionDataException if the cells are not a session this store wrote
+     *     ({@link ForgedStateException} if they fail {@code stateProtection})
      */
-    private static Optional<SessionRow> parse(Result result) {
+    private Optional<SessionRow> parse(SessionKey key, Result result) {
         byte[] state = result.getValue(FAMILY, STATE);
         if (state == null) {
             return Optional.empty();
@@ -131,7 +137,8 @@ final class HBaseSessionRows implements SessionRows {
             throw new CorruptSessionDataException("the version cell is "
                     + (version == null ? "missing" : version.length + " bytes instead of 8"));
         }
-        return Optional.of(new SessionRow(StoredState.parse(state), Bytes.toLong(version)));
+        long stored = Bytes.toLong(version);
+        return Optional.of(new SessionRow(StoredState.parse(seal.open(key, stored, state)), stored));
     }
 
     private boolean conditional(CheckAndMutate checkAndMutate, SessionKey key, Deadline deadline) {

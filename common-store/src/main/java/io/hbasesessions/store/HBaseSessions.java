@@ -20,6 +20,7 @@ final class HBaseSessions {
 
     static SessionProtocol open(StoreSettings settings, Webapp webapp, Clock clock, TableView tableView) {
         LiveCounters counters = new LiveCounters();
+        StateSeal seal = StateSeal.of(settings, counters);
         HBaseCalls calls = new HBaseCalls(counters);
         SharedConnections.Lease connection = SharedConnections.acquire(settings, calls);
         try {
@@ -27,10 +28,11 @@ final class HBaseSessions {
             AsyncConnection hbase = connection.connection();
             WriteDurability lifecycle = SavePlan.Durabilities.of(settings).lifecycle();
             SessionRows rows = new HBaseSessionRows(tableView.apply(table(hbase, settings.get(Setting.TABLE), settings)),
-                    calls, lifecycle);
+                    calls, lifecycle, seal);
             UserIndex index = new HBaseUserIndex(tableView.apply(table(hbase, settings.get(Setting.INDEX_TABLE), settings)),
                     calls, lifecycle);
-            return new SessionProtocol(settings, webapp, clock, counters, rows, index, connection::close);
+            return new SessionProtocol(settings, webapp, clock, counters, seal, rows, index,
+                    connection::close);
         } catch (RuntimeException e) {
             connection.close();
             throw e;

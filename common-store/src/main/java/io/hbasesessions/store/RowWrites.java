@@ -5,16 +5,18 @@ import java.util.OptionalLong;
 /**
  * Turns a state into one write of its row: the cell TTL chosen (and recorded in the state, so that
  * no later write of the row ever shortens it), the cell serialized, and its size checked against
- * {@code maxSessionBytes} before anything is written.
+ * {@code maxSessionBytes} before anything is written, protected as {@code stateProtection} says.
  */
 final class RowWrites {
 
     private final ExpiryPolicy expiry;
+    private final StateSeal seal;
     private final long maxSessionBytes;
     private final LiveCounters counters;
 
-    RowWrites(ExpiryPolicy expiry, long maxSessionBytes, LiveCounters counters) {
+    RowWrites(ExpiryPolicy expiry, StateSeal seal, long maxSessionBytes, LiveCounters counters) {
         this.expiry = expiry;
+        this.seal = seal;
         this.maxSessionBytes = maxSessionBytes;
         this.counters = counters;
     }
@@ -24,7 +26,8 @@ final class RowWrites {
         StoredState unstamped = next.build();
         long cellTtlMillis = expiry.nextCellTtlMillis(unstamped);
         StoredState state = unstamped.toBuilder().cellTtlMillis(cellTtlMillis).build();
-        byte[] cell = state.toBytes();
+        // Sealed here, where the version this write stores is known: the seal covers exactly the row and version written.
+        byte[] cell = seal.seal(key, version, state.toBytes());
         if (cell.length > maxSessionBytes) {
             throw new SessionTooLargeException(key.shortHex(), cell.length, maxSessionBytes);
         }

@@ -39,8 +39,8 @@ final class SessionProtocol implements SessionStore {
     private final Duration leaseTimeout;
     private final Runnable onClose;
 
-    SessionProtocol(StoreSettings settings, Webapp webapp, Clock clock, LiveCounters counters, SessionRows rows,
-            UserIndex index, Runnable onClose) {
+    SessionProtocol(StoreSettings settings, Webapp webapp, Clock clock, LiveCounters counters, StateSeal seal,
+            SessionRows rows, UserIndex index, Runnable onClose) {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
         this.webapp = webapp;
@@ -53,7 +53,7 @@ final class SessionProtocol implements SessionStore {
         ExpiryPolicy expiry = new ExpiryPolicy(settings.get(Setting.TOUCH_INTERVAL_SECONDS),
                 settings.get(Setting.MAX_LIFETIME_SECONDS));
         this.with = new SaveOperation.Collaborators(rows, index,
-                new RowWrites(expiry, settings.get(Setting.MAX_SESSION_BYTES), counters), counters, expiry, clock,
+                new RowWrites(expiry, seal, settings.get(Setting.MAX_SESSION_BYTES), counters), counters, expiry, clock,
                 settings.get(Setting.LOCKING_MODE));
         this.durabilities = SavePlan.Durabilities.of(settings);
         this.leaseTimeout = Duration.ofSeconds(settings.get(Setting.LEASE_TIMEOUT_SECONDS));
@@ -355,11 +355,13 @@ final class SessionProtocol implements SessionStore {
         return "SessionStore[keyScope=" + keyScope + ", table=" + settings.get(Setting.TABLE) + "]";
     }
 
-    /** For a load: the live session in a row, or empty when it is missing, ended or unreadable (logged). */
+    /** For a load: the live session in a row, or empty when it is missing, ended, unreadable (logged) or forged. */
     private Optional<SessionRow> readLive(SessionKey key, Deadline deadline) {
         Optional<SessionRow> row;
         try {
             row = with.rows().read(key, deadline);
+        } catch (ForgedStateException e) {
+            return Optional.empty();
         } catch (CorruptSessionDataException e) {
             with.counters().increment(StoreCounter.UNREADABLE_ON_LOAD);
             LOG.log(Level.WARNING, "Session {0} is unreadable and treated as absent: {1}", key.shortHex(), e.getMessage());

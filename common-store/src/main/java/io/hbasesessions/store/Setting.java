@@ -83,6 +83,15 @@ public final class Setting<T> {
                     + "to index for \"log out everywhere\" (a `String`, a `java.security.Principal`, or Spring "
                     + "Security's `SecurityContext`, e.g. `SPRING_SECURITY_CONTEXT`). Default: the container's login.",
             Function.identity(), Range.any());
+    public static final Setting<StateProtection> STATE_PROTECTION = enumSetting("stateProtection",
+            StateProtection.class, StateProtection.NONE, "Authenticates every state cell with the keys of "
+                    + "`stateKeyFile`, checked before anything in it is decoded (`hmac`: HMAC-SHA256; `encrypt`: "
+                    + "AES-GCM, also unreadable in HBase). A cell that fails is treated as absent and counted as "
+                    + "`forgedStates`. Turning it on ends the sessions stored without it (see docs/security.md).");
+    public static final Setting<Path> STATE_KEY_FILE = new Setting<>("stateKeyFile", Path.class, null, "file path",
+            "Keys for `stateProtection`, one per line, each the base64 of at least 32 random bytes (`openssl rand "
+                    + "-base64 32`): the first protects new writes, every one is accepted on read, so keys rotate "
+                    + "without logging anyone out.", Path::of, Range.any());
 
     private final String name;
     private final Class<T> type;

@@ -12,6 +12,8 @@ public enum StoreCounter {
     UNREADABLE_ATTRIBUTES("unreadableAttributes", "Attributes that could not be decoded and were left out (kept stored)."),
     REFUSED_ATTRIBUTES("refusedAttributes", "Attributes the read rules refused and left out (kept stored): a class the "
             + "attribute class filter or the deny list refuses, or a claim beyond the decoding bounds."),
+    FORGED_STATES("forgedStates", "Lookups that found a state cell failing stateProtection (unprotected, an unknown "
+            + "key, changed, or moved from another row or version): treated as absent."),
     CREATES("creates", "New sessions stored."),
     FULL_WRITES("fullWrites", "Saves that wrote changed attributes or metadata."),
     TOUCHES("touches", "Saves that only moved the last access time (debounced)."),

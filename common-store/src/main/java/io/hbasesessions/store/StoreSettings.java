@@ -134,6 +134,11 @@ public final class StoreSettings {
                 problems.add("touchIntervalSeconds=" + settings.get(Setting.TOUCH_INTERVAL_SECONDS)
                         + " must be below maxLifetimeSeconds=" + maxLifetime);
             }
+            if (settings.get(Setting.STATE_PROTECTION) != StateProtection.NONE
+                    && settings.find(Setting.STATE_KEY_FILE).isEmpty()) {
+                problems.add("stateProtection=" + Setting.STATE_PROTECTION.format(settings.get(Setting.STATE_PROTECTION))
+                        + " needs stateKeyFile (a file of base64 keys, one per line: openssl rand -base64 32 > keys)");
+            }
             if (!problems.isEmpty()) {
                 throw new StoreConfigurationException("Invalid hbase-sessions configuration: " + String.join("; ", problems));
             }

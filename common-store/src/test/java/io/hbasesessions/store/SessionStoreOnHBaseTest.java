@@ -14,28 +14,35 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The contract suite run against the HBase store on a real HBase. */
 @ExtendWith(HBaseExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SessionStoreOnHBaseTest extends AbstractSessionStoreContractTest {
 
-    private static final MutableClock CLOCK = new MutableClock(TestStores.START);
-    private static StoreSettings settings;
-    private static SessionStore store;
-    private static SessionStore otherScope;
-    private static HBaseInspector hbase;
+    private final MutableClock clock = new MutableClock(TestStores.START);
+    private StoreSettings settings;
+    private SessionStore store;
+    private SessionStore otherScope;
+    private HBaseInspector hbase;
+
+    /** The settings the suite runs with, beyond the test namespace's tables; subclasses add their own. */
+    StoreSettings.Builder configured(StoreSettings.Builder settings) {
+        return settings;
+    }
 
     @BeforeAll
-    static void openStores(EmbeddedHBase server, TestNamespace namespace, Configuration configuration) {
-        settings = TestStores.settings(server, namespace).build();
-        store = TestStores.open(settings, CLOCK);
-        otherScope = TestStores.open(settings.toBuilder().set(Setting.KEY_SCOPE, "/blog").build(), CLOCK);
+    void openStores(EmbeddedHBase server, TestNamespace namespace, Configuration configuration) {
+        settings = configured(TestStores.settings(server, namespace)).build();
+        store = TestStores.open(settings, clock);
+        otherScope = TestStores.open(settings.toBuilder().set(Setting.KEY_SCOPE, "/blog").build(), clock);
         hbase = new HBaseInspector(configuration);
     }
 
     @AfterAll
-    static void closeStores() throws Exception {
+    void closeStores() throws Exception {
         store.close();
         otherScope.close();
         hbase.close();
@@ -53,7 +60,7 @@ class SessionStoreOnHBaseTest extends AbstractSessionStoreContractTest {
 
     @Override
     protected MutableClock clock() {
-        return CLOCK;
+        return clock;
     }
 
     @Override

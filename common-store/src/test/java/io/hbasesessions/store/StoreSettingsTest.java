@@ -33,13 +33,15 @@ class StoreSettingsTest {
                 .set("leaseTimeoutSeconds", "5").set("writeDurability", "fsync_wal").set("touchDurability", "SYNC_WAL")
                 .set("operationTimeoutMillis", "2000").set("failMode", "new-session").set("serializer", "java")
                 .set("maxSessionBytes", "2048").set("createTable", "FALSE").set("principalAttribute", "user")
-                .set("attributeClassFilter", "com\\.shop\\..*").build();
+                .set("attributeClassFilter", "com\\.shop\\..*").set("stateProtection", "encrypt")
+                .set("stateKeyFile", "/etc/sessions/keys").build();
         assertEquals(4, settings.get(Setting.REGIONS));
         assertEquals(LockingMode.PESSIMISTIC, settings.get(Setting.LOCKING_MODE));
         assertEquals(WriteDurability.FSYNC_WAL, settings.get(Setting.WRITE_DURABILITY));
         assertEquals(FailMode.NEW_SESSION, settings.get(Setting.FAIL_MODE));
         assertEquals(false, settings.get(Setting.CREATE_TABLE));
         assertEquals("user", settings.get(Setting.PRINCIPAL_ATTRIBUTE));
+        assertEquals(StateProtection.ENCRYPT, settings.get(Setting.STATE_PROTECTION));
         assertEquals("pessimistic", settings.asNamedValues().get("lockingMode"));
         assertEquals("com\\.shop\\..*", settings.asNamedValues().get("attributeClassFilter"));
         assertEquals(Setting.all().size() - 1, settings.asNamedValues().size(), "all but hbaseSite have a value");

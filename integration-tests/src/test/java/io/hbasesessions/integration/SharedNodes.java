@@ -20,7 +20,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * "log out everywhere" finds on them; {@link LogHygieneIT}'s nodes keep the default (the container login).
  * Tomcat 11 writes new sessions with {@code serializer=java}, the others with Kryo (the default): a
  * session keeps the codec it was created with, every node reads both, so the Tomcat pair tests both
- * codecs and each codec's sessions on a node configured for the other.
+ * codecs and each codec's sessions on a node configured for the other. Every node authenticates its
+ * state cells with one key file ({@code stateProtection}): Tomcat 10.1 and {@code jetty-a} with
+ * {@code hmac}, Tomcat 11 and {@code jetty-b} with {@code encrypt}, so the Tomcat-and-Jetty pair runs
+ * with {@code hmac} on both containers and the other pairs read cells of both modes.
  *
  * <p>Started once per test JVM, by the first pair class that asks ({@link #startOn}), and stopped when
  * the JVM's tests end. Each test makes sessions of its own; tests run one at a time, so a test may read
@@ -48,12 +51,15 @@ final class SharedNodes implements ExtensionContext.Store.CloseableResource {
         Instant started = Instant.now();
         settings = TestNodes.storeSettings(hbase, "conformance");
         settings.put("principalAttribute", PRINCIPAL_ATTRIBUTE);
+        settings.put("stateProtection", "hmac");
+        settings.put("stateKeyFile", TestNodes.writeStateKey(nodes.directory().resolve("state-keys")).toString());
         Map<String, NodeProcess> processes = new LinkedHashMap<>();
         processes.put(TOMCAT_10, nodes.start(nodes.node(NodeProgram.TOMCAT_10_1, TOMCAT_10).route("t10").storeSettings(settings)));
         processes.put(TOMCAT_11, nodes.start(nodes.node(NodeProgram.TOMCAT_11, TOMCAT_11).route("t11").storeSettings(settings)
-                .storeSetting("serializer", "java")));
+                .storeSetting("serializer", "java").storeSetting("stateProtection", "encrypt")));
         processes.put(JETTY_A, nodes.start(nodes.node(NodeProgram.JETTY_12_1, JETTY_A).route("node0").storeSettings(settings)));
-        processes.put(JETTY_B, nodes.start(nodes.node(NodeProgram.JETTY_12_1, JETTY_B).route("node1").storeSettings(settings)));
+        processes.put(JETTY_B, nodes.start(nodes.node(NodeProgram.JETTY_12_1, JETTY_B).route("node1").storeSettings(settings)
+                .storeSetting("stateProtection", "encrypt")));
         nodes.awaitReady();
         byName.put(TOMCAT_10, new Node(TOMCAT_10, Node.Kind.TOMCAT, "t10", processes.get(TOMCAT_10)));
         byName.put(TOMCAT_11, new Node(TOMCAT_11, Node.Kind.TOMCAT, "t11", processes.get(TOMCAT_11)));
@@ -71,6 +77,11 @@ final class SharedNodes implements ExtensionContext.Store.CloseableResource {
             throw new IllegalStateException("No shared node " + name + " (started: " + byName.keySet() + ")");
         }
         return node;
+    }
+
+    /** The nodes' store settings, by configuration name. */
+    Map<String, String> settings() {
+        return Map.copyOf(settings);
     }
 
     /** The nodes' table as the store reads it. */

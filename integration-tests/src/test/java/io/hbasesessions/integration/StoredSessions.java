@@ -53,12 +53,14 @@ final class StoredSessions implements AutoCloseable {
         return findByUser(user).stream().anyMatch(session -> session.sessionKeyHex().equals(rowKey));
     }
 
-    /** DESIGN.md's row key: SHA-256 of {@code keyScope + "\n" + sessionId}. */
     private String rowKeyHex(String sessionId) {
+        return HexFormat.of().formatHex(rowKey(sessionId));
+    }
+
+    /** DESIGN.md's row key: SHA-256 of {@code keyScope + "\n" + sessionId}. */
+    byte[] rowKey(String sessionId) {
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256")
-                    .digest((keyScope + "\n" + sessionId).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(hash);
+            return MessageDigest.getInstance("SHA-256").digest((keyScope + "\n" + sessionId).getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java platform provides SHA-256", e);
         }

@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +64,18 @@ final class TestNodes {
         settings.put("indexTable", tablePrefix + "_user_sessions");
         settings.put("regions", "1");
         return settings;
+    }
+
+    /** Writes a new {@code stateKeyFile} holding one random key, as {@code openssl rand -base64 32} makes one. */
+    static Path writeStateKey(Path file) {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        try {
+            Files.createDirectories(file.getParent());
+            return Files.writeString(file, Base64.getEncoder().encodeToString(key) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The store's own view of the nodes' tables: where they keep the sessions. */

@@ -21,9 +21,11 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -70,6 +72,7 @@ public final class BenchmarkSuite {
 
         if (options.parts().contains("codec")) {
             CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
+            CodecReport.runStateProtection(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
         }
         try (EmbeddedHBase hbase = EmbeddedHBase.builder()
                 .dataDirectory(work.resolve("hbase"))
@@ -80,8 +83,10 @@ public final class BenchmarkSuite {
                 .start()) {
             String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
             if (options.parts().contains("store")) {
-                new StoreBenchmark(storeSettings(quorum, "bench_store"), sizes.storeWarmup, sizes.storeMeasured,
-                        sizes.storeSessions).run(report);
+                StoreBenchmark store = new StoreBenchmark(storeSettings(quorum, "bench_store"), sizes.storeWarmup,
+                        sizes.storeMeasured, sizes.storeSessions);
+                store.run(report);
+                store.runStateProtection(report, stateKeyFile(work));
             }
             if (options.parts().contains("http")) {
                 List<String> notRun = new ArrayList<>();
@@ -106,6 +111,14 @@ public final class BenchmarkSuite {
                 Duration.between(start, Instant.now()).toSeconds(), loadAverage()));
         report.writeTo(output.resolve("results.md"));
         return report;
+    }
+
+    /** A {@code stateKeyFile} of one random key, as {@code openssl rand -base64 32} makes one. */
+    private static Path stateKeyFile(Path work) throws IOException {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        Files.createDirectories(work);
+        return Files.writeString(work.resolve("state-keys"), Base64.getEncoder().encodeToString(key) + "\n");
     }
 
     private static StoreSettings storeSettings(String quorum, String table) {

@@ -4,6 +4,9 @@ import io.hbasesessions.benchmarks.Report;
 import io.hbasesessions.benchmarks.webapp.BenchmarkSession;
 import io.hbasesessions.store.SerializerKind;
 import io.hbasesessions.store.SessionCodec;
+import io.hbasesessions.store.StateCellBenchmark;
+import io.hbasesessions.store.StateProtection;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +35,7 @@ public final class CodecReport {
             bytes.put(kind, CodecBenchmark.encode(SessionCodec.of(kind, BenchmarkSession.class.getClassLoader()), attributes).values().stream()
                     .mapToLong(b -> b.length).sum());
         }
-        Map<String, Double> microseconds = timings(forks, iterations, iterationTime);
+        Map<String, Double> microseconds = timings(CodecBenchmark.class, "codec", forks, iterations, iterationTime);
 
         long javaBytes = bytes.get(SerializerKind.JAVA);
         List<List<String>> rows = new ArrayList<>();
@@ -53,11 +56,41 @@ public final class CodecReport {
                 kryoShare <= 0.5 ? "met" : "missed", forks, iterations, iterationTime.toMillis()));
     }
 
-    /** Average microseconds per whole session by "benchmark/codec", e.g. {@code write/KRYO}. */
-    private static Map<String, Double> timings(int forks, int iterations, Duration iterationTime) throws RunnerException {
+    /**
+     * Part 1b: the realistic session's state cell serialized and sealed (a save), opened and parsed (a
+     * load), under each {@code stateProtection}, as ratios to {@code none} measured in the same run.
+     */
+    public static void runStateProtection(Report report, int forks, int iterations, Duration iterationTime)
+            throws RunnerException, IOException {
+        report.heading("1b. State cell protection: none vs hmac vs encrypt (JMH)");
+        Map<String, Double> microseconds = timings(StateCellBenchmark.class, "stateProtection", forks, iterations,
+                iterationTime);
+        double noneWrite = microseconds.getOrDefault("write/NONE", Double.NaN);
+        double noneRead = microseconds.getOrDefault("read/NONE", Double.NaN);
+        int noneBytes = StateCellBenchmark.cellBytes(StateProtection.NONE);
+        List<List<String>> rows = new ArrayList<>();
+        for (StateProtection mode : StateProtection.values()) {
+            double write = microseconds.getOrDefault("write/" + mode, Double.NaN);
+            double read = microseconds.getOrDefault("read/" + mode, Double.NaN);
+            int bytes = StateCellBenchmark.cellBytes(mode);
+            rows.add(Report.cells(mode.name().toLowerCase(), bytes, "+" + (bytes - noneBytes), Report.number(write),
+                    Report.ratio(write, noneWrite), Report.number(read), Report.ratio(read, noneRead)));
+        }
+        report.table(List.of("stateProtection", "cell bytes", "vs none", "write µs", "vs none", "read µs", "vs none"),
+                rows);
+        report.note(String.format("In memory, no HBase: write = the state cell serialized and sealed (HMAC-SHA256, "
+                + "or AES-GCM with a fresh nonce), read = the cell opened (tag checked, or decrypted) and parsed; "
+                + "attribute values are encoded beforehand and decoded later, as in the store. Section 2b gives the "
+                + "same modes through the store against HBase. JMH: %d fork(s), %d iterations of %d ms.", forks,
+                iterations, iterationTime.toMillis()));
+    }
+
+    /** Average microseconds per operation by "benchmark/parameter value", e.g. {@code write/KRYO}. */
+    private static Map<String, Double> timings(Class<?> benchmark, String parameter, int forks, int iterations,
+            Duration iterationTime) throws RunnerException {
         TimeValue time = TimeValue.milliseconds(iterationTime.toMillis());
         var options = new OptionsBuilder()
-                .include(CodecBenchmark.class.getName())
+                .include(benchmark.getName() + "\\.")
                 .forks(forks)
                 .warmupIterations(Math.max(1, iterations / 2))
                 .warmupTime(time)
@@ -69,7 +102,7 @@ public final class CodecReport {
         Map<String, Double> timings = new LinkedHashMap<>();
         for (RunResult result : new Runner(options).run()) {
             String method = result.getParams().getBenchmark();
-            String name = method.substring(method.lastIndexOf('.') + 1) + "/" + result.getParams().getParam("codec");
+            String name = method.substring(method.lastIndexOf('.') + 1) + "/" + result.getParams().getParam(parameter);
             timings.put(name, result.getPrimaryResult().getScore());
         }
         return timings;

@@ -7,16 +7,21 @@ import io.hbasesessions.store.SaveResult;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StateProtection;
 import io.hbasesessions.store.StoreCounter;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoredSession;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Part 2: each store operation at 1 and 8 threads against the embedded HBase, through the public
@@ -71,6 +76,73 @@ public final class StoreBenchmark {
                 + "after conflict: two copies of one session write in turn, so each save is from a stale copy: its "
                 + "CheckAndMutate fails, and the store re-reads, merges this request's change and writes again "
                 + "(2 CheckAndMutates + 1 Get; the other copy's write is counted in the time too).");
+    }
+
+    /**
+     * Part 2b: load and save with change at one thread under each {@code stateProtection}, each mode on
+     * sessions of its own, as ratios to {@code none} measured in the same run. The modes take turns over
+     * three rounds, each starting with the next mode so that no mode always runs first; the first round
+     * only warms the JIT and HBase, the mean of the other two is reported.
+     */
+    public void runStateProtection(Report report, Path keyFile) throws Exception {
+        report.heading("2b. stateProtection through the store against the embedded HBase");
+        Map<StateProtection, SessionStore> stores = new EnumMap<>(StateProtection.class);
+        Map<StateProtection, List<Measurement>> loads = new EnumMap<>(StateProtection.class);
+        Map<StateProtection, List<Measurement>> saves = new EnumMap<>(StateProtection.class);
+        try {
+            Map<StateProtection, List<StoredSession>> pools = new EnumMap<>(StateProtection.class);
+            for (StateProtection mode : StateProtection.values()) {
+                stores.put(mode, SessionStores.open(settings.toBuilder().set(Setting.STATE_PROTECTION, mode)
+                        .set(Setting.STATE_KEY_FILE, keyFile)
+                        .set(Setting.KEY_SCOPE, settings.get(Setting.KEY_SCOPE) + "/" + mode.name().toLowerCase())
+                        .build(), Sessions.WEBAPP));
+                pools.put(mode, createPool(stores.get(mode)));
+                loads.put(mode, new ArrayList<>());
+                saves.put(mode, new ArrayList<>());
+            }
+            StateProtection[] modes = StateProtection.values();
+            for (int round = 0; round < 3; round++) {
+                for (int turn = 0; turn < modes.length; turn++) {
+                    StateProtection mode = modes[(round + turn) % modes.length];
+                    SessionStore store = stores.get(mode);
+                    List<StoredSession> pool = pools.get(mode);
+                    Measurement load = loop.run(1, (t, i) -> load(store, pool));
+                    List<StoredSession> saved = currentCopies(store, pool);
+                    Measurement save = loop.run(1, (t, i) -> saveWithChange(store, saved, 1, t, i));
+                    if (round > 0) {
+                        loads.get(mode).add(load);
+                        saves.get(mode).add(save);
+                    }
+                }
+            }
+            for (StateProtection mode : StateProtection.values()) {
+                if (stores.get(mode).counters().get(StoreCounter.FORGED_STATES) != 0) {
+                    throw new IllegalStateException("The store found its own cells forged under " + mode);
+                }
+            }
+        } finally {
+            stores.values().forEach(SessionStore::close);
+        }
+        List<List<String>> rows = new ArrayList<>();
+        double noneLoads = mean(loads.get(StateProtection.NONE), Measurement::perSecond);
+        double noneSaves = mean(saves.get(StateProtection.NONE), Measurement::perSecond);
+        for (StateProtection mode : StateProtection.values()) {
+            double loadsPerSecond = mean(loads.get(mode), Measurement::perSecond);
+            double savesPerSecond = mean(saves.get(mode), Measurement::perSecond);
+            rows.add(Report.cells(mode.name().toLowerCase(), Report.number(loadsPerSecond),
+                    Report.number(mean(loads.get(mode), Measurement::p50Millis)), Report.ratio(noneLoads, loadsPerSecond),
+                    Report.number(savesPerSecond), Report.number(mean(saves.get(mode), Measurement::p50Millis)),
+                    Report.ratio(noneSaves, savesPerSecond)));
+        }
+        report.table(List.of("stateProtection", "load ops/s", "load p50 ms", "time vs none", "save ops/s",
+                "save p50 ms", "time vs none"), rows);
+        report.note("One thread; load and save with change as in section 2, each mode on " + sessions + " sessions "
+                + "of its own. \"time vs none\" is the time per operation divided by that of none in this run "
+                + "(above 1: slower); means of two rounds in which the modes take turns, after one round of warm-up.");
+    }
+
+    private static double mean(List<Measurement> measurements, ToDoubleFunction<Measurement> figure) {
+        return measurements.stream().mapToDouble(figure).average().orElse(Double.NaN);
     }
 
     /** The counter, read before and after, shows that each operation did what its name says. */
