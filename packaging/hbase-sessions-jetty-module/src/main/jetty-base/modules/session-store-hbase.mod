@@ -85,9 +85,8 @@ etc/sessions/hbase/session-store.xml
 ## Keys for stateProtection, one per line, each the base64 of at least 32 random bytes (openssl rand -base64 32): the first protects new writes, every one is accepted on read, so keys rotate without logging anyone out. (file path)
 # jetty.session.hbase.stateKeyFile=
 
-## Jetty's own session settings. The cache evicts a session when its last request leaves it (0) and
-## saves it before the response is committed; changing either breaks requests spread over several nodes.
-# jetty.session.evictionPolicy=0
-# jetty.session.flushOnResponseCommit=true
+## Jetty's own session settings. This module is the session cache too (none: every request reads its own
+## copy, which the store saves before the response is committed), so the session-cache-hash settings
+## (jetty.session.evictionPolicy, jetty.session.flushOnResponseCommit, ...) do not apply.
 ## The grace period only paces Jetty's expiry sweep (HBase's TTL does the work).
 # jetty.session.gracePeriod.seconds=3600
