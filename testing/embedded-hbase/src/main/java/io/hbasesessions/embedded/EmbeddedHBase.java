@@ -1,12 +1,9 @@
 package io.hbasesessions.embedded;
 
-import java.io.IOException;
-import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A real standalone HBase 2.6 server (master, region server and ZooKeeper in one JVM) on 127.0.0.1,
@@ -24,36 +21,19 @@ import java.util.Objects;
  * {@link ParentWatchdog}). The server's classpath stays in the child; this JVM needs only the shaded
  * client. Every failure is an {@link EmbeddedHBaseException} that says what to do.
  */
-public final class EmbeddedHBase implements LocalHBase {
+public final class EmbeddedHBase extends ServerLauncher {
 
-    static final int LOG_TAIL_LINES = 30;
     /** Printed by HMasterCommandLine when another process took the port between our check and its bind. */
     private static final String PORT_IN_USE_SIGN = "Could not start ZK at requested port";
 
-    private final DataDirectory directory;
-    private final Path javaHome;
-    private final Duration startTimeout;
-    private final Duration stopTimeout;
     private final int heapMegabytes;
-    private final List<String> jvmOptions;
 
-    private int zookeeperPort;
-    /** False while a free port is still to be picked: until the first start that came up. */
-    private boolean zookeeperPortFixed;
     private ServerJvm server;
     private long pid = -1;
-    private FileLock directoryLock;
-    private final ShutdownHook shutdownHook = new ShutdownHook();
 
     private EmbeddedHBase(Builder builder) {
-        directory = new DataDirectory(builder.dataDirectory);
-        javaHome = builder.javaHome;
-        startTimeout = builder.startTimeout;
-        stopTimeout = builder.stopTimeout;
+        super(builder);
         heapMegabytes = builder.heapMegabytes;
-        jvmOptions = builder.jvmOptions;
-        zookeeperPort = builder.zookeeperPort;
-        zookeeperPortFixed = zookeeperPort != 0;
     }
 
     public static Builder builder() {
@@ -65,45 +45,9 @@ public final class EmbeddedHBase implements LocalHBase {
      * nothing if it is running. A restart uses the same data directory and ZooKeeper port.
      */
     @Override
-    public synchronized EmbeddedHBase start() {
-        if (isRunning()) {
-            return this;
-        }
-        stop(); // a server that exited on its own still holds the directory lock
-        Path javaExecutable = JavaRuntime.requireSupported(javaHome);
-        String classpath = ServerClasspath.build(directory.configuration());
-        directory.createDirectories();
-        FileLock lock = directory.lock();
-        try {
-            launchAndAwaitReady(javaExecutable, classpath);
-            directoryLock = lock;
-            zookeeperPortFixed = true;
-            return this;
-        } catch (RuntimeException e) {
-            killServer();
-            server = null;
-            DataDirectory.release(lock);
-            throw e;
-        }
-    }
-
-    /**
-     * Stops the server cleanly, and kills it if it is still running after {@code stopTimeout}. Does
-     * nothing if it is not running.
-     */
-    @Override
-    public synchronized void stop() {
-        if (server == null) {
-            return;
-        }
-        try {
-            stopServer();
-        } finally {
-            server = null;
-            DataDirectory.release(directoryLock);
-            directoryLock = null;
-            shutdownHook.remove();
-        }
+    public EmbeddedHBase start() {
+        startProcesses();
+        return this;
     }
 
     @Override
@@ -121,17 +65,6 @@ public final class EmbeddedHBase implements LocalHBase {
         return pid == -1 ? List.of() : List.of(pid);
     }
 
-    /** The ZooKeeper client port; 0 if a free port is to be picked and the server has not started yet. */
-    @Override
-    public synchronized int zookeeperPort() {
-        return zookeeperPort;
-    }
-
-    @Override
-    public Path dataDirectory() {
-        return directory.root();
-    }
-
     /** HBase's {@code hbase.rootdir}: table files live under {@code data/<namespace>/<table>} in it. */
     public Path rootDirectory() {
         return directory.hbaseRoot();
@@ -143,44 +76,50 @@ public final class EmbeddedHBase implements LocalHBase {
         return directory.logFile();
     }
 
-    private void launchAndAwaitReady(Path javaExecutable, String classpath) {
-        zookeeperPort = chooseZookeeperPort();
-        directory.writeLoggingConfiguration();
+    @Override
+    void launchAndAwaitReady(Path javaExecutable, String classpath) {
+        int port = zookeeperPort();
         server = ServerJvm.launch(ServerCommandLine.startCommand(javaExecutable, heapMegabytes, jvmOptions, classpath,
-                directory, zookeeperPort), directory, logFile(), "zookeeperPort=" + zookeeperPort + " heapMegabytes=" + heapMegabytes);
+                directory, port), directory, logFile(), "zookeeperPort=" + port + " heapMegabytes=" + heapMegabytes);
         pid = server.pid();
-        shutdownHook.register("embedded-hbase-stop", this::stop);
-        awaitReady();
-    }
-
-    private int chooseZookeeperPort() {
-        if (!zookeeperPortFixed) {
-            return ZookeeperPort.pickFree();
-        }
-        ZookeeperPort.requireFree(zookeeperPort);
-        return zookeeperPort;
-    }
-
-    private void awaitReady() {
         ReadinessProbe probe = new ReadinessProbe(new ControlClient(clientProperties())::probeMasterAndTable);
-        ReadinessProbe.Outcome outcome;
-        try {
-            outcome = probe.await(List.of(server.process()), Instant.now().plus(startTimeout));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EmbeddedHBaseException("Interrupted while waiting for HBase to start: the server was killed", e);
-        }
-        switch (outcome) {
+        switch (await(probe, List.of(server), Instant.now().plus(startTimeout))) {
             case READY -> { }
             case SERVER_EXITED -> throw serverExited();
             case TIMED_OUT -> throw startTimedOut(probe.lastFailure());
         }
     }
 
+    @Override
+    boolean launched() {
+        return server != null;
+    }
+
+    /** A clean cluster shutdown (the master stops its region server and ZooKeeper), or a kill at the deadline. */
+    @Override
+    void stopProcesses(Instant deadline) {
+        if (server.isAlive()) {
+            requestClusterShutdown();
+        }
+        server.awaitExitOrKill(deadline);
+    }
+
+    @Override
+    void killProcesses() {
+        if (server != null) {
+            server.kill();
+        }
+    }
+
+    @Override
+    void forgetProcesses() {
+        server = null;
+    }
+
     private EmbeddedHBaseException serverExited() {
         String logTail = DataDirectory.logTail(logFile(), LOG_TAIL_LINES);
         if (logTail.contains(PORT_IN_USE_SIGN)) {
-            return ZookeeperPort.inUse(zookeeperPort);
+            return ZookeeperPort.inUse(zookeeperPort());
         }
         return new EmbeddedHBaseException("HBase exited while starting (exit code " + server.exitCode() + "): see its "
                 + "output below, or in " + logFile() + "\n" + logTail);
@@ -192,94 +131,28 @@ public final class EmbeddedHBase implements LocalHBase {
                 + lastProbeFailure + ")\n" + DataDirectory.logTail(logFile(), LOG_TAIL_LINES));
     }
 
-    private void stopServer() {
-        Instant deadline = Instant.now().plus(stopTimeout);
-        if (server.isAlive()) {
-            requestClusterShutdown();
-        }
-        server.awaitExitOrKill(deadline);
-    }
+    /** Settings of an {@link EmbeddedHBase}; only {@link #dataDirectory(Path)} is required. Default start timeout: 90 s. */
+    public static final class Builder extends LauncherBuilder<Builder> {
 
-    /** Best effort: if the request fails, the hard kill after stopTimeout still ends the server. */
-    private void requestClusterShutdown() {
-        try {
-            new ControlClient(clientProperties()).shutdownCluster();
-        } catch (IOException | RuntimeException e) {
-            // The server may drop the connection before it answers; a dead server cannot answer at all.
-        }
-    }
-
-    private void killServer() {
-        if (server != null) {
-            server.kill();
-            shutdownHook.remove();
-        }
-    }
-
-    /** Settings of an {@link EmbeddedHBase}; only {@link #dataDirectory(Path)} is required. */
-    public static final class Builder {
-
-        private Path dataDirectory;
-        private int zookeeperPort;
-        private Path javaHome = Path.of(System.getProperty("java.home"));
-        private Duration startTimeout = Duration.ofSeconds(90);
-        private Duration stopTimeout = Duration.ofSeconds(30);
         private int heapMegabytes = 512;
-        private List<String> jvmOptions = ServerCommandLine.QUICK_START_OPTIONS;
 
         private Builder() {
+            super(Duration.ofSeconds(90));
         }
 
-        /** Where HBase keeps its tables, ZooKeeper state, configuration and log; kept between runs. Required. */
-        public Builder dataDirectory(Path dataDirectory) {
-            this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
-            return this;
-        }
-
-        /** The ZooKeeper client port; 0 (the default) picks a free port at the first start, reused by restarts. */
-        public Builder zookeeperPort(int zookeeperPort) {
-            this.zookeeperPort = BuilderChecks.zookeeperPort(zookeeperPort);
-            return this;
-        }
-
-        /** The JDK that runs the server (17 to 21); default: the one running this JVM. */
-        public Builder javaHome(Path javaHome) {
-            this.javaHome = Objects.requireNonNull(javaHome, "javaHome");
-            return this;
-        }
-
-        /** How long {@link EmbeddedHBase#start()} waits for a table operation to succeed; default 90 s. */
-        public Builder startTimeout(Duration startTimeout) {
-            this.startTimeout = BuilderChecks.positive("startTimeout", startTimeout);
-            return this;
-        }
-
-        /** How long {@link EmbeddedHBase#stop()} waits for a clean stop before killing; default 30 s. */
-        public Builder stopTimeout(Duration stopTimeout) {
-            this.stopTimeout = BuilderChecks.notNegative("stopTimeout", stopTimeout);
+        @Override
+        Builder self() {
             return this;
         }
 
         /** The server's heap (-Xms and -Xmx); default 512. */
         public Builder heapMegabytes(int heapMegabytes) {
-            this.heapMegabytes = BuilderChecks.heapMegabytes("heapMegabytes", heapMegabytes);
-            return this;
-        }
-
-        /**
-         * JVM options of the server besides heap and module options; default {@code -XX:+UseSerialGC
-         * -XX:TieredStopAtLevel=1}, which starts faster but answers 1.5-2x slower. Benchmarks pass an
-         * empty list (the JDK's defaults) or their own tuning.
-         */
-        public Builder jvmOptions(List<String> jvmOptions) {
-            this.jvmOptions = List.copyOf(jvmOptions);
+            this.heapMegabytes = checkHeapMegabytes("heapMegabytes", heapMegabytes);
             return this;
         }
 
         public EmbeddedHBase build() {
-            if (dataDirectory == null) {
-                throw new EmbeddedHBaseException("No data directory: call dataDirectory(Path) on the builder");
-            }
+            requireDataDirectory();
             return new EmbeddedHBase(this);
         }
     }

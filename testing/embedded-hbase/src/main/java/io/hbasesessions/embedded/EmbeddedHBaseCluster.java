@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,7 +43,7 @@ import org.apache.hadoop.hbase.client.RegionLocator;
  * <p>Region servers are numbered from 0. Nothing outlives the parent, as with {@link EmbeddedHBase}:
  * {@link #stop()}, a JVM shutdown hook, and {@link ParentWatchdog} in every child.
  */
-public final class EmbeddedHBaseCluster implements LocalHBase {
+public final class EmbeddedHBaseCluster extends ServerLauncher {
 
     private static final Duration POLL_INTERVAL = Duration.ofMillis(250);
     /** ZooKeeper stops within a second of SIGTERM; this is the margin before it is killed. */
@@ -52,41 +51,25 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
     private static final String ZOOKEEPER = "zookeeper";
     private static final String MASTER = "master";
 
-    private final DataDirectory directory;
-    private final Path javaHome;
-    private final Duration startTimeout;
-    private final Duration stopTimeout;
     private final int masterHeapMegabytes;
     private final int regionServerHeapMegabytes;
-    private final List<String> jvmOptions;
     private final Duration zookeeperSessionTimeout;
     private final int[] regionServerPorts;
     private final ServerJvm[] regionServers;
-    private final ShutdownHook shutdownHook = new ShutdownHook();
 
-    private int zookeeperPort;
-    /** False while a free port is still to be picked: until the first start that came up. */
-    private boolean zookeeperPortFixed;
     private ClusterSettings settings;
     private Path javaExecutable;
     private String classpath;
     private ServerJvm zookeeper;
     private ServerJvm master;
-    private FileLock directoryLock;
     /** The launcher's own fail-fast connection, open while the cluster runs. */
     private Connection control;
 
     private EmbeddedHBaseCluster(Builder builder) {
-        directory = new DataDirectory(builder.dataDirectory);
-        javaHome = builder.javaHome;
-        startTimeout = builder.startTimeout;
-        stopTimeout = builder.stopTimeout;
+        super(builder);
         masterHeapMegabytes = builder.masterHeapMegabytes;
         regionServerHeapMegabytes = builder.regionServerHeapMegabytes;
-        jvmOptions = builder.jvmOptions;
         zookeeperSessionTimeout = builder.zookeeperSessionTimeout;
-        zookeeperPort = builder.zookeeperPort;
-        zookeeperPortFixed = zookeeperPort != 0;
         regionServerPorts = new int[builder.regionServers];
         regionServers = new ServerJvm[builder.regionServers];
     }
@@ -100,77 +83,15 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
      * registered and a table round trip succeeds. Does nothing if the master runs.
      */
     @Override
-    public synchronized EmbeddedHBaseCluster start() {
-        if (isRunning()) {
-            return this;
-        }
-        stop(); // processes that exited on their own still hold the directory lock
-        javaExecutable = JavaRuntime.requireSupported(javaHome);
-        classpath = ServerClasspath.build(directory.configuration());
-        directory.createDirectories();
-        FileLock lock = directory.lock();
-        try {
-            Instant deadline = Instant.now().plus(startTimeout);
-            launchAll(deadline);
-            awaitReady(deadline);
-            control = new ControlClient(clientProperties()).connect();
-            directoryLock = lock;
-            zookeeperPortFixed = true;
-            return this;
-        } catch (IOException e) {
-            killAll();
-            DataDirectory.release(lock);
-            throw new EmbeddedHBaseException("Cannot connect to the cluster that just came up (" + e + "): see " + logFile(), e);
-        } catch (RuntimeException e) {
-            killAll();
-            DataDirectory.release(lock);
-            throw e;
-        }
-    }
-
-    /**
-     * Asks the master to shut the cluster down, kills what still runs after {@code stopTimeout}, then
-     * stops ZooKeeper. Does nothing if nothing was started.
-     */
-    @Override
-    public synchronized void stop() {
-        if (master == null) {
-            return;
-        }
-        try {
-            closeControlConnection();
-            Instant deadline = Instant.now().plus(stopTimeout);
-            if (master.isAlive()) {
-                requestClusterShutdown();
-            }
-            master.awaitExitOrKill(deadline);
-            for (ServerJvm regionServer : regionServers) {
-                regionServer.awaitExitOrKill(deadline);
-            }
-            zookeeper.terminate();
-            zookeeper.awaitExitOrKill(Instant.now().plus(ZOOKEEPER_STOP_TIMEOUT));
-        } finally {
-            forgetProcesses();
-            DataDirectory.release(directoryLock);
-            directoryLock = null;
-            shutdownHook.remove();
-        }
+    public EmbeddedHBaseCluster start() {
+        startProcesses();
+        return this;
     }
 
     /** ZooKeeper and the master run; region servers may have been killed. */
     @Override
     public synchronized boolean isRunning() {
         return master != null && master.isAlive() && zookeeper.isAlive();
-    }
-
-    @Override
-    public synchronized int zookeeperPort() {
-        return zookeeperPort;
-    }
-
-    @Override
-    public Path dataDirectory() {
-        return directory.root();
     }
 
     /** The master's log: assignments, region server expiry and shutdown are logged there. */
@@ -218,7 +139,8 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
 
     /**
      * Starts region server {@code index} again on its port (killing it first if it runs) and returns
-     * once the master counts it live. It serves no region until the master moves some to it: {@link #balance}.
+     * once the master counts it live (within {@code startTimeout}). It serves no region until the master
+     * moves some to it: {@link #balance}.
      */
     public synchronized void restartRegionServer(int index) {
         requireRunning();
@@ -294,18 +216,64 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
                 () -> allRegionsAssigned(table), List.of());
     }
 
+    @Override
+    void launchAndAwaitReady(Path javaExecutable, String classpath) {
+        this.javaExecutable = javaExecutable;
+        this.classpath = classpath;
+        Instant deadline = Instant.now().plus(startTimeout);
+        launchAll(deadline);
+        awaitReady(deadline);
+        try {
+            control = new ControlClient(clientProperties()).connect();
+        } catch (IOException e) {
+            throw new EmbeddedHBaseException("Cannot connect to the cluster that just came up (" + e + "): see " + logFile(), e);
+        }
+    }
+
+    @Override
+    boolean launched() {
+        return zookeeper != null;
+    }
+
+    /** A clean cluster shutdown by the master, then ZooKeeper; what still runs at the deadline is killed. */
+    @Override
+    void stopProcesses(Instant deadline) {
+        closeControlConnection();
+        if (master != null && master.isAlive()) {
+            requestClusterShutdown();
+        }
+        for (ServerJvm process : processes()) {
+            if (process != zookeeper) {
+                process.awaitExitOrKill(deadline);
+            }
+        }
+        zookeeper.terminate();
+        zookeeper.awaitExitOrKill(Instant.now().plus(ZOOKEEPER_STOP_TIMEOUT));
+    }
+
+    @Override
+    void killProcesses() {
+        closeControlConnection();
+        processes().forEach(ServerJvm::kill);
+    }
+
+    @Override
+    void forgetProcesses() {
+        zookeeper = null;
+        master = null;
+        Arrays.fill(regionServers, null);
+    }
+
     private void launchAll(Instant deadline) {
-        zookeeperPort = chooseZookeeperPort();
+        int zookeeperPort = zookeeperPort();
         settings = new ClusterSettings(zookeeperPort, ZookeeperPort.pickFree(), zookeeperSessionTimeout);
         for (int i = 0; i < regionServerPorts.length; i++) {
             regionServerPorts[i] = ZookeeperPort.pickFree();
         }
-        directory.writeLoggingConfiguration();
         Path zookeeperConfiguration = directory.writeConfigurationFile("zoo.cfg",
                 ServerCommandLine.zookeeperConfiguration(directory, zookeeperPort));
         zookeeper = ServerJvm.launch(ServerCommandLine.zookeeperCommand(javaExecutable, jvmOptions, classpath,
                 zookeeperConfiguration), directory, zookeeperLogFile(), "zookeeperPort=" + zookeeperPort);
-        shutdownHook.register("embedded-hbase-cluster-stop", this::stop);
         awaitZookeeper(deadline);
         master = ServerJvm.launch(ServerCommandLine.masterCommand(javaExecutable, masterHeapMegabytes, jvmOptions,
                 classpath, settings, directory, MASTER, regionServers.length), directory, logFile(),
@@ -322,19 +290,12 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
                 directory.logFile(name), "port=" + regionServerPorts[index] + " heapMegabytes=" + regionServerHeapMegabytes);
     }
 
-    private int chooseZookeeperPort() {
-        if (!zookeeperPortFixed) {
-            return ZookeeperPort.pickFree();
-        }
-        ZookeeperPort.requireFree(zookeeperPort);
-        return zookeeperPort;
-    }
-
     /** The master gives up after a few failed connection attempts: ZooKeeper must listen first. */
     private void awaitZookeeper(Instant deadline) {
-        awaitCondition(deadline, "ZooKeeper to listen on port " + zookeeperPort, () -> {
+        int port = zookeeperPort();
+        awaitCondition(deadline, "ZooKeeper to listen on port " + port, () -> {
             try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(ServerCommandLine.LOOPBACK, zookeeperPort), 1_000);
+                socket.connect(new InetSocketAddress(ServerCommandLine.LOOPBACK, port), 1_000);
                 return true;
             } catch (IOException notYet) {
                 return false;
@@ -348,19 +309,12 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
             client.requireLiveRegionServers(regionServers.length);
             client.probeMasterAndTable();
         });
-        ReadinessProbe.Outcome outcome;
-        try {
-            outcome = probe.await(processes().stream().map(ServerJvm::process).toList(), deadline);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EmbeddedHBaseException("Interrupted while waiting for the HBase cluster to start: it was killed", e);
-        }
-        switch (outcome) {
+        switch (await(probe, processes(), deadline)) {
             case READY -> { }
             case SERVER_EXITED -> throw exitedWhileStarting(processes());
             case TIMED_OUT -> throw new EmbeddedHBaseException("The HBase cluster did not come up within " + startTimeout
                     + ": allow a longer startTimeout, or see the logs in " + logFile().getParent() + " (last probe failure: "
-                    + probe.lastFailure() + "); the master's last lines:\n" + DataDirectory.logTail(logFile(), EmbeddedHBase.LOG_TAIL_LINES));
+                    + probe.lastFailure() + "); the master's last lines:\n" + DataDirectory.logTail(logFile(), LOG_TAIL_LINES));
         }
     }
 
@@ -396,9 +350,9 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
 
     private EmbeddedHBaseException exitedWhileStarting(List<ServerJvm> watched) {
         ServerJvm exited = watched.stream().filter(process -> !process.isAlive()).findFirst().orElseThrow();
-        String logTail = DataDirectory.logTail(exited.logFile(), EmbeddedHBase.LOG_TAIL_LINES);
+        String logTail = DataDirectory.logTail(exited.logFile(), LOG_TAIL_LINES);
         if (exited == zookeeper && logTail.contains("Address already in use")) {
-            return ZookeeperPort.inUse(zookeeperPort);
+            return ZookeeperPort.inUse(zookeeperPort());
         }
         return new EmbeddedHBaseException("A process of the HBase cluster exited while starting (exit code "
                 + exited.exitCode() + "): see its output below, or in " + exited.logFile() + "\n" + logTail);
@@ -495,15 +449,6 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
         return processes;
     }
 
-    /** Best effort: if the request fails, the hard kill after stopTimeout still ends the servers. */
-    private void requestClusterShutdown() {
-        try {
-            new ControlClient(clientProperties()).shutdownCluster();
-        } catch (IOException | RuntimeException e) {
-            // The master may drop the connection before it answers; a dead master cannot answer at all.
-        }
-    }
-
     private void closeControlConnection() {
         if (control == null) {
             return;
@@ -516,19 +461,6 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
         control = null;
     }
 
-    private void killAll() {
-        closeControlConnection();
-        processes().forEach(ServerJvm::kill);
-        forgetProcesses();
-        shutdownHook.remove();
-    }
-
-    private void forgetProcesses() {
-        zookeeper = null;
-        master = null;
-        Arrays.fill(regionServers, null);
-    }
-
     private static void sleep(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
@@ -538,28 +470,22 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
         }
     }
 
-    /** Settings of an {@link EmbeddedHBaseCluster}; only {@link #dataDirectory(Path)} is required. */
-    public static final class Builder {
+    /** Settings of an {@link EmbeddedHBaseCluster}; only {@link #dataDirectory(Path)} is required. Default start timeout: 120 s. */
+    public static final class Builder extends LauncherBuilder<Builder> {
 
         private static final int MAXIMUM_REGION_SERVERS = 9;
 
-        private Path dataDirectory;
         private int regionServers = 3;
-        private int zookeeperPort;
-        private Path javaHome = Path.of(System.getProperty("java.home"));
-        private Duration startTimeout = Duration.ofSeconds(120);
-        private Duration stopTimeout = Duration.ofSeconds(30);
         private int masterHeapMegabytes = 256;
         private int regionServerHeapMegabytes = 320;
-        private List<String> jvmOptions = ServerCommandLine.QUICK_START_OPTIONS;
         private Duration zookeeperSessionTimeout = Duration.ofSeconds(10);
 
         private Builder() {
+            super(Duration.ofSeconds(120));
         }
 
-        /** Where the cluster keeps its tables, ZooKeeper state, configuration and logs; kept between runs. Required. */
-        public Builder dataDirectory(Path dataDirectory) {
-            this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
+        @Override
+        Builder self() {
             return this;
         }
 
@@ -572,45 +498,15 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
             return this;
         }
 
-        /** The ZooKeeper client port; 0 (the default) picks a free port at the first start, reused by restarts. */
-        public Builder zookeeperPort(int zookeeperPort) {
-            this.zookeeperPort = BuilderChecks.zookeeperPort(zookeeperPort);
-            return this;
-        }
-
-        /** The JDK that runs the servers (17 to 21); default: the one running this JVM. */
-        public Builder javaHome(Path javaHome) {
-            this.javaHome = Objects.requireNonNull(javaHome, "javaHome");
-            return this;
-        }
-
-        /** How long {@link EmbeddedHBaseCluster#start()} and a region server restart may take; default 120 s. */
-        public Builder startTimeout(Duration startTimeout) {
-            this.startTimeout = BuilderChecks.positive("startTimeout", startTimeout);
-            return this;
-        }
-
-        /** How long {@link EmbeddedHBaseCluster#stop()} waits for a clean shutdown before killing; default 30 s. */
-        public Builder stopTimeout(Duration stopTimeout) {
-            this.stopTimeout = BuilderChecks.notNegative("stopTimeout", stopTimeout);
-            return this;
-        }
-
         /** The master's heap (-Xms and -Xmx); default 256: it serves no user region. */
         public Builder masterHeapMegabytes(int masterHeapMegabytes) {
-            this.masterHeapMegabytes = BuilderChecks.heapMegabytes("masterHeapMegabytes", masterHeapMegabytes);
+            this.masterHeapMegabytes = checkHeapMegabytes("masterHeapMegabytes", masterHeapMegabytes);
             return this;
         }
 
         /** Each region server's heap (-Xms and -Xmx); default 320, so 3 of them and a master fit beside tests on 2 cores. */
         public Builder regionServerHeapMegabytes(int regionServerHeapMegabytes) {
-            this.regionServerHeapMegabytes = BuilderChecks.heapMegabytes("regionServerHeapMegabytes", regionServerHeapMegabytes);
-            return this;
-        }
-
-        /** JVM options of every process besides heap and module options; default as {@link EmbeddedHBase.Builder#jvmOptions}. */
-        public Builder jvmOptions(List<String> jvmOptions) {
-            this.jvmOptions = List.copyOf(jvmOptions);
+            this.regionServerHeapMegabytes = checkHeapMegabytes("regionServerHeapMegabytes", regionServerHeapMegabytes);
             return this;
         }
 
@@ -630,9 +526,7 @@ public final class EmbeddedHBaseCluster implements LocalHBase {
         }
 
         public EmbeddedHBaseCluster build() {
-            if (dataDirectory == null) {
-                throw new EmbeddedHBaseException("No data directory: call dataDirectory(Path) on the builder");
-            }
+            requireDataDirectory();
             return new EmbeddedHBaseCluster(this);
         }
     }
