@@ -82,9 +82,12 @@ final class ServerJvm {
         closeStdin();
     }
 
-    /** SIGTERM: the child's shutdown hooks run. */
+    /**
+     * SIGTERM: the child's shutdown hooks run. Through the handle, because {@code Process.destroy()} also
+     * closes stdin, which the watchdog would report as a dead parent.
+     */
     void terminate() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     private boolean awaitExit(Duration timeout) {
