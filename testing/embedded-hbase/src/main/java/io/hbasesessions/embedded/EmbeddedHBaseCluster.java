@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HRegionLocation;
@@ -41,7 +40,9 @@ import org.apache.hadoop.hbase.client.RegionLocator;
  * }</pre>
  *
  * <p>Region servers are numbered from 0. Nothing outlives the parent, as with {@link EmbeddedHBase}:
- * {@link #stop()}, a JVM shutdown hook, and {@link ParentWatchdog} in every child.
+ * {@link #stop()}, a JVM shutdown hook, and {@link ParentWatchdog} in every child. Starting, stopping
+ * and waiting fail with an {@link EmbeddedHBaseException}; a question to the running cluster that
+ * HBase cannot answer (where a row is, the master's metrics) with an {@link UncheckedIOException}.
  */
 public final class EmbeddedHBaseCluster extends ServerLauncher {
 
@@ -168,7 +169,7 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
 
     /** How many regions of {@code table} each region server hosts (index to count, every index present). */
     public Map<Integer, Integer> regionsPerRegionServer(TableName table) {
-        Map<Integer, Integer> regions = perRegionServer(index -> 0);
+        Map<Integer, Integer> regions = perRegionServer(0);
         for (HRegionLocation location : regionLocations(table)) {
             regions.merge(indexOf(location.getServerName()), 1, Integer::sum);
         }
@@ -181,7 +182,7 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
      * starts again at 0 where it is opened, after a move or a crash.
      */
     public Map<Integer, Long> requestsPerRegionServer(TableName table) {
-        Map<Integer, Long> requests = perRegionServer(index -> 0L);
+        Map<Integer, Long> requests = perRegionServer(0L);
         liveServers().forEach((server, metrics) -> {
             int index = indexOf(server);
             if (isRegionServerRunning(index)) {
@@ -396,9 +397,9 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
                 .sum();
     }
 
-    private <V> Map<Integer, V> perRegionServer(Function<Integer, V> initial) {
+    private <V> Map<Integer, V> perRegionServer(V initial) {
         Map<Integer, V> values = new TreeMap<>();
-        IntStream.range(0, regionServers.length).forEach(index -> values.put(index, initial.apply(index)));
+        IntStream.range(0, regionServers.length).forEach(index -> values.put(index, initial));
         return values;
     }
 
