@@ -1,6 +1,6 @@
 package io.hbasesessions.store;
 
-import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.LocalHBase;
 import io.hbasesessions.embedded.TestNamespace;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -23,7 +23,7 @@ public final class TestStores {
      * The sessions and index tables of the test class's namespace, 2 regions each (creation is quicker
      * than with 16; the schema test checks the 16-region default).
      */
-    public static StoreSettings.Builder settings(EmbeddedHBase hbase, TestNamespace namespace) {
+    public static StoreSettings.Builder settings(LocalHBase hbase, TestNamespace namespace) {
         return StoreSettings.builder()
                 .set(Setting.ZOOKEEPER_QUORUM, hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort())
                 .set(Setting.TABLE, namespace.table("sessions"))

@@ -1,7 +1,9 @@
 package io.hbasesessions.demo;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.EmbeddedHBaseCluster;
 import io.hbasesessions.embedded.EmbeddedHBaseException;
+import io.hbasesessions.embedded.LocalHBase;
 import io.hbasesessions.testing.NodeProcess;
 import io.hbasesessions.testing.NodeProcessException;
 import io.hbasesessions.testing.NodeProgram;
@@ -53,8 +55,13 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--zookeeper-port", paramLabel = "PORT", description = "HBase's ZooKeeper port; 0 picks a free one. Default: ${DEFAULT-VALUE}")
     int zookeeperPort = 0;
 
+    @Option(names = "--region-servers", paramLabel = "N",
+            description = "Run HBase as a cluster: ZooKeeper, a master and N region servers, each its own JVM (logs in the "
+                    + "data directory). Default: 0, one standalone HBase JVM.")
+    int regionServers = 0;
+
     /** Set once HBase is up; the nodes are started after it. */
-    private volatile EmbeddedHBase hbase;
+    private volatile LocalHBase hbase;
     private volatile NodeProcess tomcat;
     private volatile NodeProcess jetty;
     /** Set once stopping began, so that what ends on purpose is not reported as a failure. */
@@ -72,8 +79,7 @@ public final class DemoMain implements Callable<Integer> {
         dataDirectory = dataDirectory.toAbsolutePath().normalize();
         Runtime.getRuntime().addShutdownHook(new Thread(this::stopEverything, "demo-stop"));
 
-        EmbeddedHBase server = EmbeddedHBase.builder().dataDirectory(dataDirectory).zookeeperPort(zookeeperPort)
-                .stopTimeout(HBASE_STOP_TIMEOUT).build();
+        LocalHBase server = buildHBase();
         System.out.println("Starting HBase in " + dataDirectory + " (kept between runs; log: " + server.logFile() + ") ...");
         hbase = start(server);
         if (stopping) {
@@ -133,8 +139,21 @@ public final class DemoMain implements Callable<Integer> {
         return URI.create("http://localhost:" + port + CONTEXT_PATH + "/");
     }
 
+    /** The standalone server, or with {@code --region-servers} a cluster; a bad option is a DemoException. */
+    private LocalHBase buildHBase() {
+        try {
+            return regionServers == 0
+                    ? EmbeddedHBase.builder().dataDirectory(dataDirectory).zookeeperPort(zookeeperPort)
+                            .stopTimeout(HBASE_STOP_TIMEOUT).build()
+                    : EmbeddedHBaseCluster.builder().dataDirectory(dataDirectory).zookeeperPort(zookeeperPort)
+                            .regionServers(regionServers).stopTimeout(HBASE_STOP_TIMEOUT).build();
+        } catch (EmbeddedHBaseException e) {
+            throw new DemoException(e.getMessage());
+        }
+    }
+
     /** Until it is up, HBase is stopped by its own shutdown hook, not by {@link #stopEverything}. */
-    private static EmbeddedHBase start(EmbeddedHBase server) {
+    private static LocalHBase start(LocalHBase server) {
         try {
             return server.start();
         } catch (EmbeddedHBaseException e) {

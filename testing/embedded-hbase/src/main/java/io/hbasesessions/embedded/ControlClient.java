@@ -2,8 +2,10 @@ package io.hbasesessions.embedded;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
@@ -18,8 +20,9 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The launcher's own HBase client, for the readiness check and the shutdown request. Each call gives
- * up within seconds instead of retrying for minutes, so the launcher's deadlines decide.
+ * The launcher's own HBase client, for the readiness check, the shutdown request and a cluster's
+ * questions about its region servers. Each call gives up within seconds instead of retrying for
+ * minutes, so the launcher's deadlines decide.
  */
 final class ControlClient {
 
@@ -53,7 +56,7 @@ final class ControlClient {
      * table if absent, then writes and reads back one row.
      */
     void probeMasterAndTable() throws IOException {
-        try (Connection connection = ConnectionFactory.createConnection(configuration)) {
+        try (Connection connection = connect()) {
             try (Admin admin = connection.getAdmin()) {
                 admin.getNamespaceDescriptor(NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR);
             }
@@ -69,11 +72,27 @@ final class ControlClient {
         }
     }
 
-    /** Asks the master to stop the region server and itself; the server process then exits. */
+    /** Asks the master to stop the region servers and itself; their processes then exit. */
     void shutdownCluster() throws IOException {
-        try (Connection connection = ConnectionFactory.createConnection(configuration);
+        try (Connection connection = connect();
                 Admin admin = connection.getAdmin()) {
             admin.shutdown();
+        }
+    }
+
+    /** A connection whose calls fail fast; the caller closes it. */
+    Connection connect() throws IOException {
+        return ConnectionFactory.createConnection(configuration);
+    }
+
+    /** Fails until the master counts {@code expected} live region servers. */
+    void requireLiveRegionServers(int expected) throws IOException {
+        try (Connection connection = connect();
+                Admin admin = connection.getAdmin()) {
+            int live = admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS)).getLiveServerMetrics().size();
+            if (live != expected) {
+                throw new IOException(live + " of " + expected + " region servers have registered with the master");
+            }
         }
     }
 

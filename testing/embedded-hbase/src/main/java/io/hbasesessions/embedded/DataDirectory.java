@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * The layout of an embedded HBase's data directory, kept between runs:
  * {@code hbase/} (HBase's root directory), {@code zk/}, {@code tmp/}, {@code conf/log4j.properties},
- * {@code logs/hbase.log} (the server's output, appended at every start) and {@code embedded-hbase.lock}.
+ * {@code logs/hbase.log} (the standalone server's output, appended at every start; a cluster writes one
+ * {@code logs/<process>.log} per process) and {@code embedded-hbase.lock}.
  */
 final class DataDirectory {
 
@@ -51,7 +52,17 @@ final class DataDirectory {
     }
 
     Path logFile() {
-        return root.resolve("logs").resolve("hbase.log");
+        return logFile("hbase");
+    }
+
+    /** The output of one process of a cluster: {@code logs/<process>.log}. */
+    Path logFile(String process) {
+        return root.resolve("logs").resolve(process + ".log");
+    }
+
+    /** One process's own {@code hbase.tmp.dir}, so processes of a cluster do not share local files. */
+    Path tmp(String process) {
+        return tmp().resolve(process);
     }
 
     Path lockFile() {
@@ -99,20 +110,31 @@ final class DataDirectory {
         }
     }
 
-    /** Separates the output of this start from earlier ones; {@link #logTail(int)} reads from here. */
-    void markStartInLog(String settings) {
-        String line = START_MARK + Instant.now() + " embedded-hbase starts HBase: " + settings + System.lineSeparator();
+    /** Writes {@code conf/<name>}, replacing an earlier one, and returns its path. */
+    Path writeConfigurationFile(String name, String content) {
+        Path file = configuration().resolve(name);
         try {
-            Files.writeString(logFile(), line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(file, content, StandardCharsets.UTF_8);
+            return file;
         } catch (IOException e) {
             throw notWritable(e);
         }
     }
 
-    /** The last lines the server wrote since the latest start, or a note saying why there are none. */
-    String logTail(int lines) {
+    /** Separates the output of this start from earlier ones; {@link #logTail(Path, int)} reads from here. */
+    void markStartInLog(Path logFile, String settings) {
+        String line = START_MARK + Instant.now() + " embedded-hbase starts HBase: " + settings + System.lineSeparator();
         try {
-            List<String> all = new String(Files.readAllBytes(logFile()), StandardCharsets.UTF_8).lines().toList();
+            Files.writeString(logFile, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw notWritable(e);
+        }
+    }
+
+    /** The last lines a process wrote to {@code logFile} since its latest start, or a note saying why there are none. */
+    static String logTail(Path logFile, int lines) {
+        try {
+            List<String> all = new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8).lines().toList();
             int latestStart = 0;
             for (int i = 0; i < all.size(); i++) {
                 if (all.get(i).startsWith(START_MARK)) {
@@ -123,6 +145,18 @@ final class DataDirectory {
             return output.isEmpty() ? "(HBase wrote nothing)" : String.join("\n", output);
         } catch (IOException e) {
             return "(no log: " + e + ")";
+        }
+    }
+
+    /** Releases a lock taken by {@link #lock()}; null is accepted and does nothing. */
+    static void release(FileLock lock) {
+        if (lock == null) {
+            return;
+        }
+        try {
+            lock.channel().close();
+        } catch (IOException ignored) {
+            // The operating system releases the lock when this JVM exits.
         }
     }
 

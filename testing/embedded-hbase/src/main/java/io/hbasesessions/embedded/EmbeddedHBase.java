@@ -1,16 +1,9 @@
 package io.hbasesessions.embedded;
 
-import java.io.IOException;
-import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 
 /**
  * A real standalone HBase 2.6 server (master, region server and ZooKeeper in one JVM) on 127.0.0.1,
@@ -28,38 +21,19 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
  * {@link ParentWatchdog}). The server's classpath stays in the child; this JVM needs only the shaded
  * client. Every failure is an {@link EmbeddedHBaseException} that says what to do.
  */
-public final class EmbeddedHBase implements AutoCloseable {
+public final class EmbeddedHBase extends ServerLauncher {
 
-    private static final int LOG_TAIL_LINES = 30;
-    /** How long a process that got SIGKILL may take to disappear. */
-    private static final Duration KILLED_EXIT_WAIT = Duration.ofSeconds(10);
     /** Printed by HMasterCommandLine when another process took the port between our check and its bind. */
     private static final String PORT_IN_USE_SIGN = "Could not start ZK at requested port";
 
-    private final DataDirectory directory;
-    private final Path javaHome;
-    private final Duration startTimeout;
-    private final Duration stopTimeout;
     private final int heapMegabytes;
-    private final List<String> jvmOptions;
 
-    private int zookeeperPort;
-    /** False while a free port is still to be picked: until the first start that came up. */
-    private boolean zookeeperPortFixed;
-    private Process process;
+    private ServerJvm server;
     private long pid = -1;
-    private FileLock directoryLock;
-    private Thread shutdownHook;
 
     private EmbeddedHBase(Builder builder) {
-        directory = new DataDirectory(builder.dataDirectory);
-        javaHome = builder.javaHome;
-        startTimeout = builder.startTimeout;
-        stopTimeout = builder.stopTimeout;
+        super(builder);
         heapMegabytes = builder.heapMegabytes;
-        jvmOptions = builder.jvmOptions;
-        zookeeperPort = builder.zookeeperPort;
-        zookeeperPortFixed = zookeeperPort != 0;
     }
 
     public static Builder builder() {
@@ -70,54 +44,15 @@ public final class EmbeddedHBase implements AutoCloseable {
      * Starts the server and returns once a table operation succeeds through the HBase client. Does
      * nothing if it is running. A restart uses the same data directory and ZooKeeper port.
      */
-    public synchronized EmbeddedHBase start() {
-        if (isRunning()) {
-            return this;
-        }
-        stop(); // a server that exited on its own still holds the directory lock
-        Path javaExecutable = JavaRuntime.requireSupported(javaHome);
-        String classpath = ServerClasspath.build(directory.configuration());
-        directory.createDirectories();
-        FileLock lock = directory.lock();
-        try {
-            launchAndAwaitReady(javaExecutable, classpath);
-            directoryLock = lock;
-            zookeeperPortFixed = true;
-            return this;
-        } catch (RuntimeException e) {
-            killServer();
-            process = null;
-            release(lock);
-            throw e;
-        }
-    }
-
-    /**
-     * Stops the server cleanly, and kills it if it is still running after {@code stopTimeout}. Does
-     * nothing if it is not running.
-     */
-    public synchronized void stop() {
-        if (process == null) {
-            return;
-        }
-        try {
-            stopServer();
-        } finally {
-            process = null;
-            release(directoryLock);
-            directoryLock = null;
-            removeShutdownHook();
-        }
-    }
-
-    /** Same as {@link #stop()}. */
     @Override
-    public void close() {
-        stop();
+    public EmbeddedHBase start() {
+        startProcesses();
+        return this;
     }
 
+    @Override
     public synchronized boolean isRunning() {
-        return process != null && process.isAlive();
+        return server != null && server.isAlive();
     }
 
     /** The pid of the server process that runs or ran last; -1 before the first start. */
@@ -125,35 +60,9 @@ public final class EmbeddedHBase implements AutoCloseable {
         return pid;
     }
 
-    public String zookeeperQuorum() {
-        return ServerCommandLine.LOOPBACK;
-    }
-
-    /** The ZooKeeper client port; 0 if a free port is to be picked and the server has not started yet. */
-    public synchronized int zookeeperPort() {
-        return zookeeperPort;
-    }
-
-    /** The connection settings a client needs, and nothing else. */
-    public Map<String, String> clientProperties() {
-        int port = zookeeperPort();
-        if (port == 0) {
-            throw new EmbeddedHBaseException("The ZooKeeper port is picked at the first start: call start() first");
-        }
-        return Map.of(
-                "hbase.zookeeper.quorum", zookeeperQuorum(),
-                "hbase.zookeeper.property.clientPort", Integer.toString(port));
-    }
-
-    /** A new {@code HBaseConfiguration.create()} with {@link #clientProperties()} set. */
-    public Configuration clientConfiguration() {
-        Configuration configuration = HBaseConfiguration.create();
-        clientProperties().forEach(configuration::set);
-        return configuration;
-    }
-
-    public Path dataDirectory() {
-        return directory.root();
+    @Override
+    public synchronized List<Long> pids() {
+        return pid == -1 ? List.of() : List.of(pid);
     }
 
     /** HBase's {@code hbase.rootdir}: table files live under {@code data/<namespace>/<table>} in it. */
@@ -162,236 +71,88 @@ public final class EmbeddedHBase implements AutoCloseable {
     }
 
     /** The server's output (stdout and stderr), appended at every start after a line naming the command. */
+    @Override
     public Path logFile() {
         return directory.logFile();
     }
 
-    private void launchAndAwaitReady(Path javaExecutable, String classpath) {
-        zookeeperPort = chooseZookeeperPort();
-        directory.writeLoggingConfiguration();
-        process = launch(ServerCommandLine.startCommand(javaExecutable, heapMegabytes, jvmOptions, classpath, directory,
-                zookeeperPort));
-        pid = process.pid();
-        registerShutdownHook();
-        awaitReady();
-    }
-
-    private int chooseZookeeperPort() {
-        if (!zookeeperPortFixed) {
-            return ZookeeperPort.pickFree();
-        }
-        ZookeeperPort.requireFree(zookeeperPort);
-        return zookeeperPort;
-    }
-
-    /** Stdin stays a pipe from this JVM: the watchdog in the child ends the server when it closes. */
-    private Process launch(List<String> command) {
-        directory.markStartInLog("java=" + command.get(0) + " zookeeperPort=" + zookeeperPort + " heapMegabytes=" + heapMegabytes);
-        try {
-            return new ProcessBuilder(command)
-                    .directory(directory.root().toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.logFile().toFile()))
-                    .start();
-        } catch (IOException e) {
-            throw new EmbeddedHBaseException("Cannot launch " + command.get(0) + " (" + e + "): set JAVA_HOME to a JDK 17", e);
-        }
-    }
-
-    private void awaitReady() {
-        ReadinessProbe probe = new ReadinessProbe(new ControlClient(clientProperties()));
-        ReadinessProbe.Outcome outcome;
-        try {
-            outcome = probe.await(process, Instant.now().plus(startTimeout));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EmbeddedHBaseException("Interrupted while waiting for HBase to start: the server was killed", e);
-        }
-        switch (outcome) {
+    @Override
+    void launchAndAwaitReady(Path javaExecutable, String classpath) {
+        int port = zookeeperPort();
+        server = ServerJvm.launch(ServerCommandLine.startCommand(javaExecutable, heapMegabytes, jvmOptions, classpath,
+                directory, port), directory, logFile(), "zookeeperPort=" + port + " heapMegabytes=" + heapMegabytes);
+        pid = server.pid();
+        ReadinessProbe probe = new ReadinessProbe(new ControlClient(clientProperties())::probeMasterAndTable);
+        switch (await(probe, List.of(server), Instant.now().plus(startTimeout))) {
             case READY -> { }
             case SERVER_EXITED -> throw serverExited();
             case TIMED_OUT -> throw startTimedOut(probe.lastFailure());
         }
     }
 
-    private EmbeddedHBaseException serverExited() {
-        String logTail = directory.logTail(LOG_TAIL_LINES);
-        if (logTail.contains(PORT_IN_USE_SIGN)) {
-            return ZookeeperPort.inUse(zookeeperPort);
+    @Override
+    boolean launched() {
+        return server != null;
+    }
+
+    /** A clean cluster shutdown (the master stops its region server and ZooKeeper), or a kill at the deadline. */
+    @Override
+    void stopProcesses(Instant deadline) {
+        if (server.isAlive()) {
+            requestClusterShutdown();
         }
-        return new EmbeddedHBaseException("HBase exited while starting (exit code " + exitCode() + "): see its "
+        server.awaitExitOrKill(deadline);
+    }
+
+    @Override
+    void killProcesses() {
+        if (server != null) {
+            server.kill();
+        }
+    }
+
+    @Override
+    void forgetProcesses() {
+        server = null;
+    }
+
+    private EmbeddedHBaseException serverExited() {
+        String logTail = DataDirectory.logTail(logFile(), LOG_TAIL_LINES);
+        if (logTail.contains(PORT_IN_USE_SIGN)) {
+            return ZookeeperPort.inUse(zookeeperPort());
+        }
+        return new EmbeddedHBaseException("HBase exited while starting (exit code " + server.exitCode() + "): see its "
                 + "output below, or in " + logFile() + "\n" + logTail);
     }
 
     private EmbeddedHBaseException startTimedOut(Exception lastProbeFailure) {
         return new EmbeddedHBaseException("HBase did not come up within " + startTimeout + ": allow a longer "
                 + "startTimeout, or see the last lines of " + logFile() + " below (last probe failure: "
-                + lastProbeFailure + ")\n" + directory.logTail(LOG_TAIL_LINES));
+                + lastProbeFailure + ")\n" + DataDirectory.logTail(logFile(), LOG_TAIL_LINES));
     }
 
-    private int exitCode() {
-        try {
-            return process.waitFor();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
-        }
-    }
+    /** Settings of an {@link EmbeddedHBase}; only {@link #dataDirectory(Path)} is required. Default start timeout: 90 s. */
+    public static final class Builder extends LauncherBuilder<Builder> {
 
-    private void stopServer() {
-        Instant deadline = Instant.now().plus(stopTimeout);
-        if (process.isAlive()) {
-            requestClusterShutdown();
-        }
-        if (!awaitExit(Duration.between(Instant.now(), deadline))) {
-            killServer();
-        }
-        closeStdin();
-    }
-
-    /** Best effort: if the request fails, the hard kill after stopTimeout still ends the server. */
-    private void requestClusterShutdown() {
-        try {
-            new ControlClient(clientProperties()).shutdownCluster();
-        } catch (IOException | RuntimeException e) {
-            // The server may drop the connection before it answers; a dead server cannot answer at all.
-        }
-    }
-
-    private void killServer() {
-        if (process != null) {
-            process.destroyForcibly();
-            awaitExit(KILLED_EXIT_WAIT);
-            closeStdin();
-            removeShutdownHook();
-        }
-    }
-
-    private boolean awaitExit(Duration timeout) {
-        try {
-            return process.waitFor(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-            return false;
-        }
-    }
-
-    /** Closed only once the server is gone: an earlier close would make the watchdog end the server. */
-    private void closeStdin() {
-        try {
-            process.getOutputStream().close();
-        } catch (IOException ignored) {
-            // The pipe is gone with the process.
-        }
-    }
-
-    private void registerShutdownHook() {
-        shutdownHook = new Thread(this::stop, "embedded-hbase-stop");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
-    }
-
-    private void removeShutdownHook() {
-        if (shutdownHook == null) {
-            return;
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shutdownInProgress) {
-            // Called from the hook itself.
-        }
-        shutdownHook = null;
-    }
-
-    private static void release(FileLock lock) {
-        if (lock == null) {
-            return;
-        }
-        try {
-            lock.channel().close();
-        } catch (IOException ignored) {
-            // The operating system releases the lock when this JVM exits.
-        }
-    }
-
-    /** Settings of an {@link EmbeddedHBase}; only {@link #dataDirectory(Path)} is required. */
-    public static final class Builder {
-
-        private static final int MINIMUM_HEAP_MEGABYTES = 128;
-
-        private Path dataDirectory;
-        private int zookeeperPort;
-        private Path javaHome = Path.of(System.getProperty("java.home"));
-        private Duration startTimeout = Duration.ofSeconds(90);
-        private Duration stopTimeout = Duration.ofSeconds(30);
         private int heapMegabytes = 512;
-        private List<String> jvmOptions = ServerCommandLine.QUICK_START_OPTIONS;
 
         private Builder() {
+            super(Duration.ofSeconds(90));
         }
 
-        /** Where HBase keeps its tables, ZooKeeper state, configuration and log; kept between runs. Required. */
-        public Builder dataDirectory(Path dataDirectory) {
-            this.dataDirectory = Objects.requireNonNull(dataDirectory, "dataDirectory");
-            return this;
-        }
-
-        /** The ZooKeeper client port; 0 (the default) picks a free port at the first start, reused by restarts. */
-        public Builder zookeeperPort(int zookeeperPort) {
-            if (zookeeperPort < 0 || zookeeperPort > 65535) {
-                throw new EmbeddedHBaseException("zookeeperPort must be 0 (pick a free port) or 1..65535, not " + zookeeperPort);
-            }
-            this.zookeeperPort = zookeeperPort;
-            return this;
-        }
-
-        /** The JDK that runs the server (17 to 21); default: the one running this JVM. */
-        public Builder javaHome(Path javaHome) {
-            this.javaHome = Objects.requireNonNull(javaHome, "javaHome");
-            return this;
-        }
-
-        /** How long {@link EmbeddedHBase#start()} waits for a table operation to succeed; default 90 s. */
-        public Builder startTimeout(Duration startTimeout) {
-            if (startTimeout.isNegative() || startTimeout.isZero()) {
-                throw new EmbeddedHBaseException("startTimeout must be positive, not " + startTimeout);
-            }
-            this.startTimeout = startTimeout;
-            return this;
-        }
-
-        /** How long {@link EmbeddedHBase#stop()} waits for a clean stop before killing; default 30 s. */
-        public Builder stopTimeout(Duration stopTimeout) {
-            if (stopTimeout.isNegative()) {
-                throw new EmbeddedHBaseException("stopTimeout must not be negative, not " + stopTimeout);
-            }
-            this.stopTimeout = stopTimeout;
+        @Override
+        Builder self() {
             return this;
         }
 
         /** The server's heap (-Xms and -Xmx); default 512. */
         public Builder heapMegabytes(int heapMegabytes) {
-            if (heapMegabytes < MINIMUM_HEAP_MEGABYTES) {
-                throw new EmbeddedHBaseException("heapMegabytes must be at least " + MINIMUM_HEAP_MEGABYTES + ", not " + heapMegabytes);
-            }
-            this.heapMegabytes = heapMegabytes;
-            return this;
-        }
-
-        /**
-         * JVM options of the server besides heap and module options; default {@code -XX:+UseSerialGC
-         * -XX:TieredStopAtLevel=1}, which starts faster but answers 1.5-2x slower. Benchmarks pass an
-         * empty list (the JDK's defaults) or their own tuning.
-         */
-        public Builder jvmOptions(List<String> jvmOptions) {
-            this.jvmOptions = List.copyOf(jvmOptions);
+            this.heapMegabytes = checkHeapMegabytes("heapMegabytes", heapMegabytes);
             return this;
         }
 
         public EmbeddedHBase build() {
-            if (dataDirectory == null) {
-                throw new EmbeddedHBaseException("No data directory: call dataDirectory(Path) on the builder");
-            }
+            requireDataDirectory();
             return new EmbeddedHBase(this);
         }
     }

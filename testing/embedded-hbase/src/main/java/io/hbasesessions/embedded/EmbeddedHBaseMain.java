@@ -8,11 +8,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Runs an embedded HBase until Ctrl-C, for the demo and benchmarks. The data directory is kept, so
- * sessions survive a restart.
+ * Runs an embedded HBase, standalone or a cluster, until Ctrl-C, for the demo and benchmarks. The data
+ * directory is kept, so sessions survive a restart.
  */
 @Command(name = "embedded-hbase",
-        description = "Starts a standalone HBase 2.6 server on 127.0.0.1 and runs it until Ctrl-C.")
+        description = "Starts a standalone HBase 2.6 server (or, with --region-servers, a cluster) on 127.0.0.1 and runs it until Ctrl-C.")
 public final class EmbeddedHBaseMain implements Callable<Integer> {
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
@@ -28,8 +28,14 @@ public final class EmbeddedHBaseMain implements Callable<Integer> {
             description = "ZooKeeper client port; 0 picks a free one. Default: ${DEFAULT-VALUE}, ZooKeeper's usual port.")
     int zookeeperPort = 2181;
 
-    @Option(names = "--heap-mb", paramLabel = "MB", description = "Server heap in MiB. Default: ${DEFAULT-VALUE}")
-    int heapMegabytes = 512;
+    @Option(names = "--heap-mb", paramLabel = "MB",
+            description = "Heap in MiB of the standalone server, or of each region server of a cluster. Default: 512 standalone, 320 per region server.")
+    Integer heapMegabytes;
+
+    @Option(names = "--region-servers", paramLabel = "N",
+            description = "Run a cluster instead of the standalone server: ZooKeeper, a master and N region servers, "
+                    + "each its own JVM with its own log. Default: 0, the standalone server.")
+    int regionServers;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
@@ -45,17 +51,13 @@ public final class EmbeddedHBaseMain implements Callable<Integer> {
     /** Blocks until Ctrl-C, or until the server exits on its own, which is a failure. */
     @Override
     public Integer call() throws InterruptedException {
-        EmbeddedHBase hbase = EmbeddedHBase.builder()
-                .dataDirectory(dataDirectory)
-                .zookeeperPort(zookeeperPort)
-                .heapMegabytes(heapMegabytes)
-                .build();
+        LocalHBase hbase = regionServers == 0 ? standalone() : cluster();
         System.out.println("Starting HBase in " + hbase.dataDirectory() + " (log: " + hbase.logFile() + ") ...");
         // Registered before the start: a Ctrl-C while HBase starts must stop it too.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopOnCtrlC(hbase), "embedded-hbase-ctrl-c"));
         hbase.start();
         System.out.println("HBase is up: zookeeperQuorum=" + hbase.zookeeperQuorum() + " zookeeperPort="
-                + hbase.zookeeperPort() + " data=" + hbase.dataDirectory() + " pid=" + hbase.pid());
+                + hbase.zookeeperPort() + " data=" + hbase.dataDirectory() + " pids=" + hbase.pids());
         System.out.println("Press Ctrl-C to stop it.");
         while (hbase.isRunning() || stopRequested) {
             Thread.sleep(LIVENESS_CHECK_MILLIS);
@@ -64,7 +66,24 @@ public final class EmbeddedHBaseMain implements Callable<Integer> {
         return 1;
     }
 
-    private void stopOnCtrlC(EmbeddedHBase hbase) {
+    private EmbeddedHBase standalone() {
+        EmbeddedHBase.Builder builder = EmbeddedHBase.builder().dataDirectory(dataDirectory).zookeeperPort(zookeeperPort);
+        if (heapMegabytes != null) {
+            builder.heapMegabytes(heapMegabytes);
+        }
+        return builder.build();
+    }
+
+    private EmbeddedHBaseCluster cluster() {
+        EmbeddedHBaseCluster.Builder builder = EmbeddedHBaseCluster.builder().dataDirectory(dataDirectory)
+                .zookeeperPort(zookeeperPort).regionServers(regionServers);
+        if (heapMegabytes != null) {
+            builder.regionServerHeapMegabytes(heapMegabytes);
+        }
+        return builder.build();
+    }
+
+    private void stopOnCtrlC(LocalHBase hbase) {
         stopRequested = true;
         System.out.println("Stopping HBase ...");
         hbase.stop();

@@ -1,16 +1,6 @@
 package io.hbasesessions.embedded;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.NamespaceDescriptor;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -48,75 +38,19 @@ public final class HBaseExtension implements ParameterResolver {
         return type == Configuration.class ? server.clientConfiguration() : server;
     }
 
+    /** JUnit closes it when the root context closes, at the end of the JVM's test run. */
     private static EmbeddedHBase sharedServer(ExtensionContext context) {
-        return context.getRoot().getStore(STORE)
-                .getOrComputeIfAbsent(SharedServer.class, key -> SharedServer.start(), SharedServer.class)
-                .hbase;
+        return (EmbeddedHBase) context.getRoot().getStore(STORE)
+                .getOrComputeIfAbsent(TestServers.Started.class,
+                        key -> TestServers.start(directory -> EmbeddedHBase.builder().dataDirectory(directory).build()),
+                        TestServers.Started.class)
+                .hbase();
     }
 
     /** Kept in the root store, so every test class of the JVM gets the same one. */
     private static TestNamespace namespaceOf(Class<?> testClass, ExtensionContext context) {
         EmbeddedHBase server = sharedServer(context);
         return context.getRoot().getStore(STORE).getOrComputeIfAbsent("namespace:" + testClass.getName(),
-                key -> createNamespace(server, TestNamespace.newName(testClass)), TestNamespace.class);
-    }
-
-    private static TestNamespace createNamespace(EmbeddedHBase server, String name) {
-        try (Connection connection = ConnectionFactory.createConnection(server.clientConfiguration());
-                Admin admin = connection.getAdmin()) {
-            admin.createNamespace(NamespaceDescriptor.create(name).build());
-            return new TestNamespace(name);
-        } catch (IOException e) {
-            throw new EmbeddedHBaseException("Cannot create the test namespace " + name + " (" + e
-                    + "): see the server log " + server.logFile(), e);
-        }
-    }
-
-    /** The shared server; JUnit closes it when the root context closes, at the end of the JVM's test run. */
-    private static final class SharedServer implements ExtensionContext.Store.CloseableResource {
-
-        private final EmbeddedHBase hbase;
-
-        private SharedServer(EmbeddedHBase hbase) {
-            this.hbase = hbase;
-        }
-
-        static SharedServer start() {
-            EmbeddedHBase hbase = EmbeddedHBase.builder().dataDirectory(newDataDirectory()).build();
-            return new SharedServer(hbase.start());
-        }
-
-        @Override
-        public void close() throws IOException {
-            hbase.stop();
-            deleteRecursively(hbase.dataDirectory());
-        }
-
-        /** Maven runs tests in the module's directory: its target/ is cleaned with the build. */
-        private static Path newDataDirectory() {
-            try {
-                Path target = Path.of("target");
-                return Files.isDirectory(target)
-                        ? Files.createTempDirectory(target.toAbsolutePath(), "embedded-hbase-")
-                        : Files.createTempDirectory("embedded-hbase-");
-            } catch (IOException e) {
-                throw new EmbeddedHBaseException("Cannot create a data directory for the test HBase (" + e
-                        + "): make target/ or the temporary directory writable", e);
-            }
-        }
-
-        private static void deleteRecursively(Path root) throws IOException {
-            try (Stream<Path> paths = Files.walk(root)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                    try {
-                        Files.delete(path);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                });
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
-        }
+                key -> TestServers.createNamespace(server, TestNamespace.newName(testClass)), TestNamespace.class);
     }
 }

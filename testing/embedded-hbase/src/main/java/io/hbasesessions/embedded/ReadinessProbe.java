@@ -2,6 +2,8 @@ package io.hbasesessions.embedded;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -10,29 +12,37 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Waits until the master is initialized and a table round trip succeeds, the server process exits, or a deadline passes,
- * whichever comes first. Attempts run on a daemon thread so that neither a slow attempt nor a
- * process that died in the middle of one delays the answer.
+ * Waits until a check succeeds (the master is initialized and a table round trip succeeds, for a
+ * cluster also every region server has registered), a server process exits, or a deadline passes,
+ * whichever comes first. Attempts run on a daemon thread so that neither a slow attempt nor a process
+ * that died in the middle of one delays the answer.
  */
 final class ReadinessProbe {
 
     enum Outcome { READY, SERVER_EXITED, TIMED_OUT }
 
-    private static final Duration PAUSE_BETWEEN_ATTEMPTS = Duration.ofMillis(250);
-
-    private final ControlClient client;
-    private volatile Exception lastFailure;
-
-    ReadinessProbe(ControlClient client) {
-        this.client = client;
+    /** One attempt; it throws while the servers are not ready. */
+    @FunctionalInterface
+    interface Check {
+        void run() throws Exception;
     }
 
-    Outcome await(Process server, Instant deadline) throws InterruptedException {
+    private static final Duration PAUSE_BETWEEN_ATTEMPTS = Duration.ofMillis(250);
+
+    private final Check check;
+    private volatile Exception lastFailure;
+
+    ReadinessProbe(Check check) {
+        this.check = check;
+    }
+
+    /** {@link Outcome#SERVER_EXITED} as soon as any of {@code servers} exits. */
+    Outcome await(List<Process> servers, Instant deadline) throws InterruptedException {
         ExecutorService attempts = Executors.newSingleThreadExecutor(ReadinessProbe::daemonThread);
         try {
             while (true) {
                 CompletableFuture<Boolean> attempt = CompletableFuture.supplyAsync(this::attemptSucceeds, attempts);
-                Outcome outcome = awaitAttempt(attempt, server, deadline);
+                Outcome outcome = awaitAttempt(attempt, servers, deadline);
                 if (outcome != null) {
                     return outcome;
                 }
@@ -49,20 +59,22 @@ final class ReadinessProbe {
     }
 
     /** The outcome, or null when the attempt failed and there is time for another one. */
-    private static Outcome awaitAttempt(CompletableFuture<Boolean> attempt, Process server, Instant deadline)
+    private static Outcome awaitAttempt(CompletableFuture<Boolean> attempt, List<Process> servers, Instant deadline)
             throws InterruptedException {
         long remainingMillis = Duration.between(Instant.now(), deadline).toMillis();
         if (remainingMillis <= 0) {
             return Outcome.TIMED_OUT;
         }
         try {
-            CompletableFuture.anyOf(attempt, server.onExit()).get(remainingMillis, TimeUnit.MILLISECONDS);
+            List<CompletableFuture<?>> ends = new ArrayList<>(List.of(attempt));
+            servers.forEach(server -> ends.add(server.onExit()));
+            CompletableFuture.anyOf(ends.toArray(CompletableFuture[]::new)).get(remainingMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             return Outcome.TIMED_OUT;
         } catch (ExecutionException e) {
             throw new IllegalStateException("attemptSucceeds() reports failures as false", e);
         }
-        if (!server.isAlive()) {
+        if (!servers.stream().allMatch(Process::isAlive)) {
             return Outcome.SERVER_EXITED;
         }
         return attempt.join() ? Outcome.READY : null;
@@ -70,7 +82,7 @@ final class ReadinessProbe {
 
     private boolean attemptSucceeds() {
         try {
-            client.probeMasterAndTable();
+            check.run();
             return true;
         } catch (Exception e) {
             lastFailure = e;

@@ -1,12 +1,14 @@
 package io.hbasesessions.embedded;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The command that starts a standalone HBase (master, region server and ZooKeeper in one JVM) on
- * 127.0.0.1. HBase reads the {@code -D} options as program arguments, so they follow the class name.
+ * The commands that start the launcher's server JVMs on 127.0.0.1: a standalone HBase (master, region
+ * server and ZooKeeper in one JVM), or the ZooKeeper, master and region servers of a cluster. HBase
+ * reads the {@code -D} options as program arguments, so they follow the class name.
  */
 final class ServerCommandLine {
 
@@ -35,13 +37,25 @@ final class ServerCommandLine {
             "--add-exports", "java.base/sun.net.dns=ALL-UNNAMED",
             "--add-exports", "java.base/sun.net.util=ALL-UNNAMED");
 
+    private static final String MASTER_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster";
+    private static final String REGION_SERVER_MAIN_CLASS = "org.apache.hadoop.hbase.regionserver.HRegionServer";
+    private static final String ZOOKEEPER_MAIN_CLASS = "org.apache.zookeeper.server.ZooKeeperServerMain";
+
+    /** ZooKeeper's whole heap: a handful of clients and a few hundred znodes. */
+    private static final int ZOOKEEPER_HEAP_MEGABYTES = 64;
+    /**
+     * ZooKeeper grants session timeouts between 2 and 20 ticks; a short tick lets a test ask for a few
+     * seconds (fast detection of a killed region server) and the cap below lets others ask for HBase's 90 s.
+     */
+    private static final int ZOOKEEPER_TICK_MILLIS = 500;
+    private static final int ZOOKEEPER_MAX_SESSION_MILLIS = 90_000;
+
     private ServerCommandLine() {
     }
 
-    private static final String SERVER_MAIN_CLASS = "org.apache.hadoop.hbase.master.HMaster";
-
-    static List<String> startCommand(Path javaExecutable, int heapMegabytes, List<String> jvmOptions,
-            String classpath, DataDirectory directory, int zookeeperPort) {
+    /** A JVM of the launcher: heap, options, classpath, then {@code mainClass} run by {@link ParentWatchdog}. */
+    static List<String> command(Path javaExecutable, int heapMegabytes, List<String> jvmOptions, String classpath,
+            String mainClass, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable.toString());
         command.add("-Xms" + heapMegabytes + "m");
@@ -52,18 +66,82 @@ final class ServerCommandLine {
         command.add(classpath);
         command.add(ParentWatchdog.class.getName());
         command.add(ParentWatchdog.EXIT_AFTER_MAIN);
-        command.add(SERVER_MAIN_CLASS);
-        command.addAll(serverSettings(directory, zookeeperPort));
-        command.add("start");
+        command.add(mainClass);
+        command.addAll(arguments);
         return command;
     }
 
-    private static List<String> serverSettings(DataDirectory directory, int zookeeperPort) {
-        return List.of(
+    /** A standalone HBase: master, region server and ZooKeeper in one JVM. */
+    static List<String> startCommand(Path javaExecutable, int heapMegabytes, List<String> jvmOptions,
+            String classpath, DataDirectory directory, int zookeeperPort) {
+        List<String> arguments = new ArrayList<>(sharedSettings(directory, zookeeperPort));
+        arguments.addAll(List.of(
                 "-Dhbase.cluster.distributed=false",
-                "-Dhbase.rootdir=" + directory.hbaseRoot().toUri(),
                 "-Dhbase.tmp.dir=" + directory.tmp(),
                 "-Dhbase.zookeeper.property.dataDir=" + directory.zookeeper(),
+                // Master and region server RPC ports are picked at random, so several servers can run at once.
+                "-Dhbase.localcluster.assign.random.ports=true",
+                "-Dhbase.master.wait.on.regionservers.maxtostart=1",
+                "start"));
+        return command(javaExecutable, heapMegabytes, jvmOptions, classpath, MASTER_MAIN_CLASS, arguments);
+    }
+
+    /** The contents of the {@code zoo.cfg} of a cluster's ZooKeeper, which binds loopback only. */
+    static String zookeeperConfiguration(DataDirectory directory, int zookeeperPort) {
+        return String.join(System.lineSeparator(),
+                "tickTime=" + ZOOKEEPER_TICK_MILLIS,
+                "maxSessionTimeout=" + ZOOKEEPER_MAX_SESSION_MILLIS,
+                "dataDir=" + directory.zookeeper(),
+                "clientPort=" + zookeeperPort,
+                "clientPortAddress=" + LOOPBACK,
+                // Every client of the cluster connects from 127.0.0.1: no per-address limit.
+                "maxClientCnxns=0",
+                // The admin server would take port 8080.
+                "admin.enableServer=false",
+                "");
+    }
+
+    static List<String> zookeeperCommand(Path javaExecutable, List<String> jvmOptions, String classpath, Path configurationFile) {
+        return command(javaExecutable, ZOOKEEPER_HEAP_MEGABYTES, jvmOptions, classpath, ZOOKEEPER_MAIN_CLASS,
+                List.of(configurationFile.toString()));
+    }
+
+    /** The master of a cluster; it assigns regions once {@code regionServers} have registered. */
+    static List<String> masterCommand(Path javaExecutable, int heapMegabytes, List<String> jvmOptions, String classpath,
+            ClusterSettings cluster, DataDirectory directory, String process, int regionServers) {
+        List<String> arguments = new ArrayList<>(clusterSettings(directory, cluster, process));
+        arguments.addAll(List.of(
+                "-Dhbase.master.port=" + cluster.masterPort(),
+                "-Dhbase.master.wait.on.regionservers.mintostart=" + regionServers,
+                "-Dhbase.master.wait.on.regionservers.maxtostart=" + regionServers,
+                "start"));
+        return command(javaExecutable, heapMegabytes, jvmOptions, classpath, MASTER_MAIN_CLASS, arguments);
+    }
+
+    static List<String> regionServerCommand(Path javaExecutable, int heapMegabytes, List<String> jvmOptions,
+            String classpath, ClusterSettings cluster, DataDirectory directory, String process, int regionServerPort) {
+        List<String> arguments = new ArrayList<>(clusterSettings(directory, cluster, process));
+        arguments.addAll(List.of("-Dhbase.regionserver.port=" + regionServerPort, "start"));
+        return command(javaExecutable, heapMegabytes, jvmOptions, classpath, REGION_SERVER_MAIN_CLASS, arguments);
+    }
+
+    /** The ports and ZooKeeper session timeout every process of a cluster is started with. */
+    record ClusterSettings(int zookeeperPort, int masterPort, Duration zookeeperSessionTimeout) {
+    }
+
+    private static List<String> clusterSettings(DataDirectory directory, ClusterSettings cluster, String process) {
+        List<String> settings = new ArrayList<>(sharedSettings(directory, cluster.zookeeperPort()));
+        settings.addAll(List.of(
+                "-Dhbase.cluster.distributed=true",
+                "-Dhbase.tmp.dir=" + directory.tmp(process),
+                // How long a killed region server stays listed as live: its ZooKeeper session must expire first.
+                "-Dzookeeper.session.timeout=" + cluster.zookeeperSessionTimeout().toMillis()));
+        return settings;
+    }
+
+    private static List<String> sharedSettings(DataDirectory directory, int zookeeperPort) {
+        return List.of(
+                "-Dhbase.rootdir=" + directory.hbaseRoot().toUri(),
                 "-Dhbase.zookeeper.quorum=" + LOOPBACK,
                 "-Dhbase.zookeeper.property.clientPort=" + zookeeperPort,
                 "-Dhbase.master.hostname=" + LOOPBACK,
@@ -71,11 +149,8 @@ final class ServerCommandLine {
                 // The web UIs' files are not in the Maven jars; -1 turns them off.
                 "-Dhbase.master.info.port=-1",
                 "-Dhbase.regionserver.info.port=-1",
-                // Master and region server RPC ports are picked at random, so several servers can run at once.
-                "-Dhbase.localcluster.assign.random.ports=true",
                 // The local file system cannot hsync; HBase refuses to write a WAL on it unless told.
                 "-Dhbase.unsafe.stream.capability.enforce=false",
-                "-Dhbase.master.wait.on.regionservers.maxtostart=1",
                 "-Dhbase.regionserver.msginterval=500");
     }
 }

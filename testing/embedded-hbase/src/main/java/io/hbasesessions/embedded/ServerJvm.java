@@ -1,0 +1,111 @@
+package io.hbasesessions.embedded;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One child JVM of the launcher (a standalone HBase, a master, a region server or ZooKeeper), run under
+ * {@link ParentWatchdog} with its output appended to its own log file. Its stdin stays a pipe from this
+ * JVM: the watchdog ends the child when the pipe closes, which the operating system does when this JVM
+ * dies, even by {@code kill -9}.
+ */
+final class ServerJvm {
+
+    /** How long a process that got SIGKILL may take to disappear. */
+    private static final Duration KILLED_EXIT_WAIT = Duration.ofSeconds(10);
+
+    private final Process process;
+    private final Path logFile;
+
+    private ServerJvm(Process process, Path logFile) {
+        this.process = process;
+        this.logFile = logFile;
+    }
+
+    /** Marks the start in {@code logFile} with {@code settings}, then launches {@code command} in the data directory. */
+    static ServerJvm launch(List<String> command, DataDirectory directory, Path logFile, String settings) {
+        directory.markStartInLog(logFile, "java=" + command.get(0) + " " + settings);
+        try {
+            Process process = new ProcessBuilder(command)
+                    .directory(directory.root().toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                    .start();
+            return new ServerJvm(process, logFile);
+        } catch (IOException e) {
+            throw new EmbeddedHBaseException("Cannot launch " + command.get(0) + " (" + e + "): set JAVA_HOME to a JDK 17", e);
+        }
+    }
+
+    Process process() {
+        return process;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    Path logFile() {
+        return logFile;
+    }
+
+    /** The exit code of a process that has exited or is exiting; -1 if interrupted while waiting. */
+    int exitCode() {
+        try {
+            return process.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /** Waits for the process to exit by {@code deadline}, kills it if it has not, then closes its stdin. */
+    void awaitExitOrKill(Instant deadline) {
+        if (!awaitExit(Duration.between(Instant.now(), deadline))) {
+            kill();
+        }
+        closeStdin();
+    }
+
+    /** SIGKILL, as a crash would end it: no shutdown hook of the child runs. */
+    void kill() {
+        process.destroyForcibly();
+        awaitExit(KILLED_EXIT_WAIT);
+        closeStdin();
+    }
+
+    /**
+     * SIGTERM: the child's shutdown hooks run. Through the handle, because {@code Process.destroy()} also
+     * closes stdin, which the watchdog would report as a dead parent.
+     */
+    void terminate() {
+        process.toHandle().destroy();
+    }
+
+    private boolean awaitExit(Duration timeout) {
+        try {
+            return process.waitFor(Math.max(0, timeout.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            return false;
+        }
+    }
+
+    /** Closed only once the child is gone: an earlier close would make the watchdog end it. */
+    private void closeStdin() {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException ignored) {
+            // The pipe is gone with the process.
+        }
+    }
+}
