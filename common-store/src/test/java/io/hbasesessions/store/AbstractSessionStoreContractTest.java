@@ -412,23 +412,10 @@ public abstract class AbstractSessionStoreContractTest {
         byte[] whole = id.getBytes(StandardCharsets.UTF_8);
         byte[] prefix = id.substring(0, id.length() - 1).getBytes(StandardCharsets.UTF_8);
         for (byte[] bytes : stored) {
-            if (contains(bytes, whole) || contains(bytes, prefix)) {
+            if (Bytes.indexOf(bytes, whole) >= 0 || Bytes.indexOf(bytes, prefix) >= 0) {
                 fail("A raw session id is stored in HBase");
             }
         }
-    }
-
-    static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
     }
 
     @Test
