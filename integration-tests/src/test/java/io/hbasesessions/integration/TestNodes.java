@@ -1,6 +1,6 @@
 package io.hbasesessions.integration;
 
-import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.LocalHBase;
 import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.testing.NodeProcess;
 import io.hbasesessions.testing.NodeProgram;
@@ -43,7 +43,7 @@ final class TestNodes {
     }
 
     /** The settings by configuration name: this test's tables in {@code hbase}, one region each. */
-    static Map<String, String> storeSettings(EmbeddedHBase hbase, TestNamespace namespace, String keyScope) {
+    static Map<String, String> storeSettings(LocalHBase hbase, TestNamespace namespace, String keyScope) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
         settings.put("keyScope", keyScope);
@@ -57,7 +57,7 @@ final class TestNodes {
      * The settings by configuration name: tables of their own named {@code <prefix>_sessions} and
      * {@code <prefix>_user_sessions} in {@code hbase}, one region each, and the default key scope.
      */
-    static Map<String, String> storeSettings(EmbeddedHBase hbase, String tablePrefix) {
+    static Map<String, String> storeSettings(LocalHBase hbase, String tablePrefix) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
         settings.put("table", tablePrefix + "_sessions");

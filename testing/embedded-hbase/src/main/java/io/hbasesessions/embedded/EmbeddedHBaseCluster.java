@@ -139,6 +139,16 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
     }
 
     /**
+     * Waits until the master no longer counts region server {@code index} live: after a kill, once its
+     * ZooKeeper session expired and the master began recovering its regions.
+     */
+    public void awaitRegionServerExpired(int index, Duration timeout) {
+        int port = regionServerPorts[checkIndex(index)];
+        awaitCondition(Instant.now().plus(timeout), "the master to count region server " + index + " dead",
+                () -> liveServers().keySet().stream().noneMatch(server -> server.getPort() == port), List.of());
+    }
+
+    /**
      * Starts region server {@code index} again on its port (killing it first if it runs) and returns
      * once the master counts it live (within {@code startTimeout}). It serves no region until the master
      * moves some to it: {@link #balance}.

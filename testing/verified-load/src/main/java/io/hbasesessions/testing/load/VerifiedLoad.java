@@ -1,0 +1,400 @@
+package io.hbasesessions.testing.load;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A bounded load over several nodes of one webapp (one Tomcat and one Jetty, say), whose every write
+ * is checked. Each session holds a counter ({@link SessionEndpoints}); a client thread owns some of
+ * the sessions and sends their requests one at a time, each to the next node in turn, at a fixed total
+ * rate (a request that comes late is not made up for, so a slow window does not end in a burst). A
+ * write adds one to the counter; the value its 2xx answer shows is then acknowledged. A write without
+ * an answer may or may not have been stored, so a session's counter must end between its last
+ * acknowledged value and the number of writes sent to it.
+ *
+ * <pre>{@code
+ * VerifiedLoad load = VerifiedLoad.builder(List.of(tomcat, jetty), SessionEndpoints.TEST_WEBAPP).sessions(300).build();
+ * load.createSessions();
+ * load.start();
+ * load.mark("kill");  cluster.killRegionServer(server);  ...
+ * LoadRecord record = load.stop();
+ * Verification verification = load.verify(5, Duration.ofSeconds(1));
+ * }</pre>
+ */
+public final class VerifiedLoad {
+
+    private static final Pattern SESSION_COOKIE = Pattern.compile("(?i)^\\s*JSESSIONID=([^;]*)");
+    private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
+    private static final int MAX_VIOLATIONS_KEPT = 20;
+
+    private final List<URI> apps;
+    private final SessionEndpoints endpoints;
+    private final int clients;
+    private final double requestsPerSecond;
+    private final double writeShare;
+    private final Duration requestTimeout;
+    private final HttpClient http;
+    private final List<TrackedSession> sessions = new ArrayList<>();
+    private final List<LoadRecord.Mark> marks = new CopyOnWriteArrayList<>();
+    private final List<LoadRecord.Sample> samples = new CopyOnWriteArrayList<>();
+    private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicLong acknowledgedWrites = new AtomicLong();
+    private final AtomicLong writesSeenLost = new AtomicLong();
+    private final AtomicLong staleReads = new AtomicLong();
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<List<Outcome>> outcomesByClient = new ArrayList<>();
+    private volatile boolean running;
+    private long startNanos;
+
+    private VerifiedLoad(Builder builder) {
+        apps = List.copyOf(builder.apps);
+        endpoints = builder.endpoints;
+        clients = builder.clients;
+        requestsPerSecond = builder.requestsPerSecond;
+        writeShare = builder.writeShare;
+        requestTimeout = builder.requestTimeout;
+        for (int i = 0; i < builder.sessions; i++) {
+            sessions.add(new TrackedSession(i));
+        }
+        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(requestTimeout).build();
+    }
+
+    /** A load on {@code apps}, each the root URI of the webapp on one node (ending with {@code /}). */
+    public static Builder builder(List<URI> apps, SessionEndpoints endpoints) {
+        return new Builder(apps, endpoints);
+    }
+
+    /**
+     * Creates every session, the sessions in turn on each node, by {@code clients} threads.
+     *
+     * @throws IllegalStateException if a create is not answered 2xx with a cookie and a counter of 1
+     */
+    public void createSessions() throws InterruptedException {
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        runOnClients(client -> {
+            for (TrackedSession session : owned(client)) {
+                Exchange created = send(session, session.number % apps.size(), endpoints.create());
+                OptionalInt counter = created.succeeded() ? endpoints.counterIn(created.body) : OptionalInt.empty();
+                if (session.cookie == null || counter.isEmpty() || counter.getAsInt() != 1) {
+                    failures.add("session " + session.number + ": create answered " + created.status + " " + created.body);
+                } else {
+                    session.acknowledged = 1;
+                    session.attempted = 1;
+                }
+            }
+        });
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(failures.size() + " of " + sessions.size() + " sessions were not created: "
+                    + failures.subList(0, Math.min(5, failures.size())));
+        }
+    }
+
+    /** Starts the client threads and the machine sampler; returns at once. */
+    public synchronized void start() {
+        if (running) {
+            throw new IllegalStateException("The load runs already");
+        }
+        running = true;
+        startNanos = System.nanoTime();
+        mark("start");
+        Random seeds = new Random(42);
+        for (int client = 0; client < clients; client++) {
+            List<Outcome> outcomes = new ArrayList<>();
+            outcomesByClient.add(outcomes);
+            List<TrackedSession> owned = owned(client);
+            Random random = new Random(seeds.nextLong());
+            threads.add(startThread("verified-load-" + client, () -> drive(owned, random, outcomes)));
+        }
+        threads.add(startThread("verified-load-sampler", this::sampleMachine));
+    }
+
+    /** Notes {@code event} now: the timeline and the figures are measured from such marks. */
+    public void mark(String event) {
+        marks.add(new LoadRecord.Mark(event, System.nanoTime()));
+    }
+
+    /** Stops the load, waiting for the requests in flight, and returns what it saw. */
+    public synchronized LoadRecord stop() throws InterruptedException {
+        running = false;
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        threads.clear();
+        mark("stop");
+        List<Outcome> outcomes = new ArrayList<>();
+        outcomesByClient.forEach(outcomes::addAll);
+        outcomesByClient.clear();
+        outcomes.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
+        return new LoadRecord(startNanos, System.nanoTime(), outcomes, List.copyOf(marks), List.copyOf(samples),
+                acknowledgedWrites.get(), writesSeenLost.get(), staleReads.get(), List.copyOf(violations));
+    }
+
+    /**
+     * Reads every session on every node: its counter must be at least the last acknowledged value and
+     * at most the writes sent. A read that shows less, or fails, is tried again up to {@code attempts}
+     * times, {@code pause} apart (a replica catching up, a region still opening).
+     */
+    public Verification verify(int attempts, Duration pause) throws InterruptedException {
+        List<String> lost = Collections.synchronizedList(new ArrayList<>());
+        List<String> unreadable = Collections.synchronizedList(new ArrayList<>());
+        AtomicLong staleRetried = new AtomicLong();
+        runOnClients(client -> {
+            for (TrackedSession session : owned(client)) {
+                for (int node = 0; node < apps.size(); node++) {
+                    verify(session, node, attempts, pause, lost, unreadable, staleRetried);
+                }
+            }
+        });
+        return new Verification(sessions.size(), apps.size(), acknowledgedWrites.get(), List.copyOf(lost),
+                List.copyOf(unreadable), staleRetried.get());
+    }
+
+    private void verify(TrackedSession session, int node, int attempts, Duration pause, List<String> lost,
+            List<String> unreadable, AtomicLong staleRetried) throws InterruptedException {
+        String last = "no read";
+        boolean answered = false;
+        boolean sawOlder = false;
+        for (int attempt = 0; attempt < attempts; attempt++) {
+            if (attempt > 0) {
+                Thread.sleep(pause.toMillis());
+            }
+            Exchange read = send(session, node, endpoints.read());
+            if (!read.succeeded()) {
+                last = "answered " + read.status;
+                continue;
+            }
+            answered = true;
+            int counter = endpoints.counterIn(read.body).orElse(0);
+            if (counter >= session.acknowledged && counter <= session.attempted) {
+                if (sawOlder) {
+                    staleRetried.incrementAndGet();
+                }
+                return;
+            }
+            sawOlder |= counter < session.acknowledged;
+            last = "counter " + counter + " outside [" + session.acknowledged + ", " + session.attempted + "]";
+        }
+        (answered ? lost : unreadable).add("session " + session.number + " on node " + node + ": " + last);
+    }
+
+    private void drive(List<TrackedSession> owned, Random random, List<Outcome> outcomes) {
+        long interval = (long) (1e9 * clients / requestsPerSecond);
+        long next = System.nanoTime();
+        int turn = 0;
+        while (running) {
+            long now = System.nanoTime();
+            if (next > now) {
+                LockSupport.parkNanos(next - now);
+                continue;
+            }
+            next = now - next > interval ? now + interval : next + interval;
+            TrackedSession session = owned.get(turn++ % owned.size());
+            boolean write = random.nextDouble() < writeShare;
+            int node = session.requests++ % apps.size();
+            if (write) {
+                session.attempted++;
+            }
+            Exchange exchange = send(session, node, write ? endpoints.write() : endpoints.read());
+            outcomes.add(new Outcome(exchange.startNanos, exchange.latencyNanos, node, write, exchange.status));
+            if (exchange.succeeded()) {
+                check(session, write, endpoints.counterIn(exchange.body).orElse(0), node);
+            }
+        }
+    }
+
+    /** What a 2xx answer says about the session's acknowledged writes. */
+    private void check(TrackedSession session, boolean write, int counter, int node) {
+        if (!write) {
+            if (counter < session.acknowledged) {
+                staleReads.incrementAndGet();
+            }
+            return;
+        }
+        if (counter <= session.acknowledged) {
+            writesSeenLost.addAndGet(session.acknowledged - counter + 1);
+            violation("session " + session.number + ": a write on node " + node + " answered counter " + counter
+                    + " after a write was acknowledged with " + session.acknowledged);
+        }
+        session.acknowledged = counter;
+        acknowledgedWrites.incrementAndGet();
+    }
+
+    private void violation(String what) {
+        if (violations.size() < MAX_VIOLATIONS_KEPT) {
+            violations.add(what);
+        }
+    }
+
+    private void sampleMachine() {
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        while (running) {
+            samples.add(new LoadRecord.Sample(System.nanoTime(), os.getCpuLoad(), os.getSystemLoadAverage()));
+            LockSupport.parkNanos(SAMPLE_INTERVAL.toNanos());
+        }
+    }
+
+    private Exchange send(TrackedSession session, int node, String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(apps.get(node).resolve(path)).timeout(requestTimeout).GET();
+        if (session.cookie != null) {
+            request.header("Cookie", "JSESSIONID=" + session.cookie);
+        }
+        long started = System.nanoTime();
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            response.headers().allValues("Set-Cookie").forEach(session::remember);
+            return new Exchange(started, System.nanoTime() - started, response.statusCode(), response.body());
+        } catch (HttpTimeoutException e) {
+            return new Exchange(started, System.nanoTime() - started, Outcome.NO_ANSWER, "");
+        } catch (IOException e) {
+            return new Exchange(started, System.nanoTime() - started, Outcome.CONNECTION_FAILED, "");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while sending " + path, e);
+        }
+    }
+
+    private List<TrackedSession> owned(int client) {
+        List<TrackedSession> owned = new ArrayList<>();
+        for (int i = client; i < sessions.size(); i += clients) {
+            owned.add(sessions.get(i));
+        }
+        return owned;
+    }
+
+    @FunctionalInterface
+    private interface ClientWork {
+        void run(int client) throws InterruptedException;
+    }
+
+    private void runOnClients(ClientWork work) throws InterruptedException {
+        List<Thread> workers = new ArrayList<>();
+        List<InterruptedException> interrupted = Collections.synchronizedList(new ArrayList<>());
+        for (int client = 0; client < clients; client++) {
+            int number = client;
+            workers.add(startThread("verified-load-" + client, () -> {
+                try {
+                    work.run(number);
+                } catch (InterruptedException e) {
+                    interrupted.add(e);
+                }
+            }));
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        if (!interrupted.isEmpty()) {
+            throw interrupted.get(0);
+        }
+    }
+
+    private static Thread startThread(String name, Runnable body) {
+        Thread thread = new Thread(body, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    private record Exchange(long startNanos, long latencyNanos, int status, String body) {
+        boolean succeeded() {
+            return status >= 200 && status < 300;
+        }
+    }
+
+    /**
+     * A session of the load, touched by its one client thread only (and by the verification after the
+     * load stopped): its cookie, the counter its last acknowledged write showed, and the writes sent to it.
+     */
+    private static final class TrackedSession {
+        final int number;
+        String cookie;
+        int acknowledged;
+        int attempted;
+        int requests;
+
+        TrackedSession(int number) {
+            this.number = number;
+        }
+
+        /** As a browser does: the cookie a node sets replaces the one sent (a route suffix may change). */
+        void remember(String setCookie) {
+            Matcher cookie = SESSION_COOKIE.matcher(setCookie);
+            if (cookie.find()) {
+                this.cookie = cookie.group(1).isEmpty() ? null : cookie.group(1);
+            }
+        }
+    }
+
+    public static final class Builder {
+        private final List<URI> apps;
+        private final SessionEndpoints endpoints;
+        private int sessions = 300;
+        private int clients = 8;
+        private double requestsPerSecond = 100;
+        private double writeShare = 0.3;
+        private Duration requestTimeout = Duration.ofSeconds(30);
+
+        private Builder(List<URI> apps, SessionEndpoints endpoints) {
+            if (apps.isEmpty() || apps.stream().anyMatch(app -> !app.getPath().endsWith("/"))) {
+                throw new IllegalArgumentException("Give the webapp's root on each node, ending with /: " + apps);
+            }
+            this.apps = apps;
+            this.endpoints = Objects.requireNonNull(endpoints);
+        }
+
+        /** How many sessions the load works on (default 300). */
+        public Builder sessions(int sessions) {
+            this.sessions = sessions;
+            return this;
+        }
+
+        /** Client threads, each with its own share of the sessions (default 8). */
+        public Builder clients(int clients) {
+            this.clients = clients;
+            return this;
+        }
+
+        /** The total rate the clients send at, when answers come in time (default 100). */
+        public Builder requestsPerSecond(double requestsPerSecond) {
+            this.requestsPerSecond = requestsPerSecond;
+            return this;
+        }
+
+        /** The share of requests that write (default 0.3); the others only read. */
+        public Builder writeShare(double writeShare) {
+            this.writeShare = writeShare;
+            return this;
+        }
+
+        /** After this long without an answer a request counts as {@link Outcome#NO_ANSWER} (default 30 s). */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+            return this;
+        }
+
+        public VerifiedLoad build() {
+            if (sessions < clients) {
+                throw new IllegalArgumentException("Give every client at least one session: " + sessions + " sessions, "
+                        + clients + " clients");
+            }
+            return new VerifiedLoad(this);
+        }
+    }
+}
