@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The benchmark suite in one command (see docs/benchmarks.md):
-#   benchmarks/run.sh --quick   # every part, small sizes: under 3 minutes once built
+#   benchmarks/run.sh --quick   # every part, small sizes: about 5 minutes once built
 #   benchmarks/run.sh --full    # the published run: about 20 minutes
-# Further options go to the suite, e.g. --profile (JFR profiles of HBase and the nodes in the work directory).
+# Further options go to the suite, e.g. --profile (JFR profiles of HBase and the nodes in the work directory)
+# or --parts failover (only the region server failover runs).
 # Installs what it needs from the operating system's packages (redis-server, postgresql, wrk, gnuplot),
 # starts Redis and PostgreSQL on 127.0.0.1 for the run, builds the benchmark modules, runs the suite
-# and stops what it started. Results: benchmarks/target/results-<mode>/results.md (and http.png).
+# and stops what it started. Results: benchmarks/target/results-<mode>/results.md (and http.png, failover-*.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -98,5 +99,8 @@ timeout "$time_limit" java -Xms2g -Xmx2g -cp "$suite_classpath" io.hbasesessions
   "$@"
 if command -v gnuplot >/dev/null && [ -s "$output/http.tsv" ]; then
   gnuplot -e "data='$output/http.tsv'; out='$output/http.png'" benchmarks/http.gnuplot
+fi
+if command -v gnuplot >/dev/null && [ -s "$output/failover.charts" ]; then
+  while IFS= read -r chart; do gnuplot -e "$chart" benchmarks/failover.gnuplot; done < "$output/failover.charts"
 fi
 echo "Results: $output/results.md"

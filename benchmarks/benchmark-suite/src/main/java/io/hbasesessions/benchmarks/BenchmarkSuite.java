@@ -2,6 +2,8 @@ package io.hbasesessions.benchmarks;
 
 import com.sun.management.OperatingSystemMXBean;
 import io.hbasesessions.benchmarks.codec.CodecReport;
+import io.hbasesessions.benchmarks.failover.FailoverBenchmark;
+import io.hbasesessions.benchmarks.failover.FailoverBenchmark.Scenario;
 import io.hbasesessions.benchmarks.http.Candidate;
 import io.hbasesessions.benchmarks.http.Candidate.Container;
 import io.hbasesessions.benchmarks.http.ControlledNode;
@@ -103,6 +105,11 @@ public final class BenchmarkSuite {
                         .run(report, sizes.heapSessions);
             }
         }
+        // On a cluster of its own, after the standalone HBase stopped.
+        if (options.parts().contains("failover")) {
+            new FailoverBenchmark(work, output, failoverScenarios(sizes), sizes.failoverSessions,
+                    sizes.failoverRequestsPerSecond, sizes.failoverSteady).run(report);
+        }
         if (options.profile()) {
             // After HBase stopped: its recording is written when its JVM exits.
             ProfileSummary.summarize(report, work);
@@ -119,6 +126,23 @@ public final class BenchmarkSuite {
         new SecureRandom().nextBytes(key);
         Files.createDirectories(work);
         return Files.writeString(work.resolve("state-keys"), Base64.getEncoder().encodeToString(key) + "\n");
+    }
+
+    /**
+     * HBase's default ZooKeeper session timeout, then tuned down: the full run compares them, and a
+     * shorter store bound; the smoke run takes one short run.
+     */
+    private static List<Scenario> failoverScenarios(Sizes sizes) {
+        Scenario hbaseDefault = new Scenario("zk90s", "ZooKeeper session timeout 90 s (HBase's default)",
+                Duration.ofSeconds(90), Map.of());
+        Scenario tuned = new Scenario("zk10s", "ZooKeeper session timeout 10 s", Duration.ofSeconds(10), Map.of());
+        Scenario tunedShortBound = new Scenario("zk10s-op1s", "10 s, operationTimeoutMillis 1000",
+                Duration.ofSeconds(10), Map.of("operationTimeoutMillis", "1000"));
+        return switch (sizes) {
+            case SMOKE -> List.of(new Scenario("zk5s", "ZooKeeper session timeout 5 s", Duration.ofSeconds(5), Map.of()));
+            case QUICK -> List.of(tuned);
+            case FULL -> List.of(hbaseDefault, tuned, tunedShortBound);
+        };
     }
 
     private static StoreSettings storeSettings(String quorum, String table) {

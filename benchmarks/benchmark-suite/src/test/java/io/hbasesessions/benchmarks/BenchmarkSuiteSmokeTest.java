@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the whole suite for a few seconds per part, so that it cannot rot: codec (JMH in this JVM),
- * store, HTTP and scale against a real embedded HBase, with real Tomcat and Jetty nodes in child JVMs.
+ * store, HTTP and scale against a real embedded HBase, with real Tomcat and Jetty nodes in child JVMs,
+ * and one failover run on a cluster of 3 region servers.
  * It uses only what the build brings: the Java load generator instead of wrk, and no Redis or
  * PostgreSQL, whose rows the report lists as not run. The figures are not checked: a build machine
  * measures nothing worth asserting. It needs the packaged WAR, so it runs from the package phase on
@@ -32,7 +33,7 @@ class BenchmarkSuiteSmokeTest {
                 "## 3. End to end over HTTP", "| Tomcat 10.1 | HBaseSessionManager | write every request |",
                 "| Jetty 12.1 | HBaseSessionDataStore | read-mostly", "Not run: Redisson (no --redis given)",
                 "| target (HBase store) |", "## 4a. Scale", "bytes on disk per session after major compaction",
-                "## 4b. Scale", "| HBaseSessionManager | 300 |")) {
+                "## 4b. Scale", "| HBaseSessionManager | 300 |", "## 5. Failover", "| ZooKeeper session timeout 5 s |")) {
             assertTrue(results.contains(expected), "results.md lacks '" + expected + "':\n" + results);
         }
         results.lines().filter(line -> line.startsWith("| Tomcat 10.1 |") || line.startsWith("| Jetty 12.1 |"))

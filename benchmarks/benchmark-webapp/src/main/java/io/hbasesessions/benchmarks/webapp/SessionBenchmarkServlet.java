@@ -10,7 +10,8 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code /init} creates the realistic session, {@code /read} only reads it, {@code /write} changes it.
+ * {@code /init} creates the realistic session, {@code /read} only reads it, {@code /write} changes it;
+ * each answer shows the session's visit counter ({@code visits=N}), which a failover run checks.
  * A request without its session answers 409, so a load generator that lost its cookie shows up as
  * errors instead of silently measuring session creation.
  */
@@ -25,7 +26,7 @@ public final class SessionBenchmarkServlet extends HttpServlet {
         if (operation.equals("/init")) {
             HttpSession session = request.getSession(true);
             BenchmarkSession.attributes(users.incrementAndGet(), Instant.now()).forEach(session::setAttribute);
-            answer(response, HttpServletResponse.SC_OK, "created");
+            answer(response, HttpServletResponse.SC_OK, "created visits=" + session.getAttribute(BenchmarkSession.VISITS));
             return;
         }
         HttpSession session = request.getSession(false);
@@ -38,7 +39,8 @@ public final class SessionBenchmarkServlet extends HttpServlet {
             BenchmarkSession.change(session::getAttribute, session::setAttribute, visits, Instant.now());
         }
         Cart cart = (Cart) session.getAttribute(BenchmarkSession.CART);
-        answer(response, HttpServletResponse.SC_OK, "total=" + cart.totalCents() + " " + cart.currency());
+        answer(response, HttpServletResponse.SC_OK, "total=" + cart.totalCents() + " " + cart.currency() + " visits="
+                + session.getAttribute(BenchmarkSession.VISITS));
     }
 
     /** With a Content-Length, never chunked: the Java load generator reads exactly that many bytes. */

@@ -36,14 +36,12 @@ public record LoadRecord(long startNanos, long stopNanos, List<Outcome> outcomes
     public record Second(long second, long succeeded, long status503, long otherStatus, long noAnswer,
             long connectionFailed, long failedReads, long failedWrites, double p50Millis, double p99Millis,
             double maxMillis, double cpuLoad, double loadAverage) {
-
-        public long failed() {
-            return status503 + otherStatus + noAnswer + connectionFailed;
-        }
     }
 
     public static final String TIMELINE_HEADER = "second\tsucceeded\tstatus_503\tother_status\tno_answer\t"
             + "connection_failed\tfailed_reads\tfailed_writes\tp50_ms\tp99_ms\tmax_ms\tcpu_percent\tload_average";
+
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
     /** When {@code event} was marked. */
     public long nanosOf(String event) {
@@ -101,16 +99,24 @@ public record LoadRecord(long startNanos, long stopNanos, List<Outcome> outcomes
                 .mapToDouble(Sample::cpuLoad).average().orElse(Double.NaN);
     }
 
-    /** Every second of the run, numbered from {@code event}. */
+    /** Every whole second of the run (the first and last, partly without load, are left out), numbered from {@code event}. */
     public List<Second> timeline(String event) {
         long zero = nanosOf(event);
+        long lastSent = outcomes.stream().mapToLong(Outcome::startNanos).max().orElse(startNanos);
+        long first = Math.floorDiv(startNanos - zero, NANOS_PER_SECOND) + 1;
+        long last = Math.floorDiv(lastSent - zero, NANOS_PER_SECOND) - 1;
         TreeMap<Long, List<Outcome>> bySecond = new TreeMap<>();
+        for (long second = first; second <= last; second++) {
+            bySecond.put(second, new ArrayList<>());
+        }
         for (Outcome outcome : outcomes) {
-            bySecond.computeIfAbsent(Math.floorDiv(outcome.startNanos() - zero, 1_000_000_000L), second -> new ArrayList<>())
-                    .add(outcome);
+            List<Outcome> in = bySecond.get(Math.floorDiv(outcome.startNanos() - zero, NANOS_PER_SECOND));
+            if (in != null) {
+                in.add(outcome);
+            }
         }
         TreeMap<Long, Sample> samplesBySecond = new TreeMap<>();
-        samples.forEach(sample -> samplesBySecond.put(Math.floorDiv(sample.nanos() - zero, 1_000_000_000L), sample));
+        samples.forEach(sample -> samplesBySecond.put(Math.floorDiv(sample.nanos() - zero, NANOS_PER_SECOND), sample));
         List<Second> seconds = new ArrayList<>();
         bySecond.forEach((second, in) -> {
             double[] latencies = in.stream().mapToDouble(Outcome::latencyMillis).sorted().toArray();
@@ -124,7 +130,7 @@ public record LoadRecord(long startNanos, long stopNanos, List<Outcome> outcomes
                     in.stream().filter(outcome -> outcome.status() == Outcome.CONNECTION_FAILED).count(),
                     in.stream().filter(outcome -> !outcome.succeeded() && !outcome.write()).count(),
                     in.stream().filter(outcome -> !outcome.succeeded() && outcome.write()).count(),
-                    percentile(latencies, 50), percentile(latencies, 99), latencies[latencies.length - 1],
+                    percentile(latencies, 50), percentile(latencies, 99), latencies.length == 0 ? 0 : latencies[latencies.length - 1],
                     sample == null ? Double.NaN : sample.getValue().cpuLoad(),
                     sample == null ? Double.NaN : sample.getValue().loadAverage()));
         });

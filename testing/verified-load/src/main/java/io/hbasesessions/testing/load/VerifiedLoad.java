@@ -14,8 +14,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Queue;
 import java.util.Random;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -23,12 +28,13 @@ import java.util.regex.Pattern;
 
 /**
  * A bounded load over several nodes of one webapp (one Tomcat and one Jetty, say), whose every write
- * is checked. Each session holds a counter ({@link SessionEndpoints}); a client thread owns some of
- * the sessions and sends their requests one at a time, each to the next node in turn, at a fixed total
- * rate (a request that comes late is not made up for, so a slow window does not end in a burst). A
- * write adds one to the counter; the value its 2xx answer shows is then acknowledged. A write without
- * an answer may or may not have been stored, so a session's counter must end between its last
- * acknowledged value and the number of writes sent to it.
+ * is checked. Each session holds a counter ({@link SessionEndpoints}). Requests go out at a fixed total
+ * rate whatever the answers do (an open load, as independent users send them): each to the next session
+ * in turn that has no request in flight (a session's requests follow one another, as one browser's do),
+ * and each request of a session to the next node in turn. A write adds one to the counter; the value its
+ * 2xx answer shows is then acknowledged. A write without an answer may or may not have been stored, so
+ * a session's counter must end between its last acknowledged value and the number of writes sent to it.
+ * {@code clients} threads create the sessions and read them back; the load itself is sent asynchronously.
  *
  * <pre>{@code
  * VerifiedLoad load = VerifiedLoad.builder(List.of(tomcat, jetty), SessionEndpoints.TEST_WEBAPP).sessions(300).build();
@@ -60,7 +66,8 @@ public final class VerifiedLoad {
     private final AtomicLong writesSeenLost = new AtomicLong();
     private final AtomicLong staleReads = new AtomicLong();
     private final List<Thread> threads = new ArrayList<>();
-    private final List<List<Outcome>> outcomesByClient = new ArrayList<>();
+    private final Queue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
     private volatile boolean running;
     private long startNanos;
 
@@ -115,14 +122,7 @@ public final class VerifiedLoad {
         running = true;
         startNanos = System.nanoTime();
         mark("start");
-        Random seeds = new Random(42);
-        for (int client = 0; client < clients; client++) {
-            List<Outcome> outcomes = new ArrayList<>();
-            outcomesByClient.add(outcomes);
-            List<TrackedSession> owned = owned(client);
-            Random random = new Random(seeds.nextLong());
-            threads.add(startThread("verified-load-" + client, () -> drive(owned, random, outcomes)));
-        }
+        threads.add(startThread("verified-load-dispatcher", this::dispatch));
         threads.add(startThread("verified-load-sampler", this::sampleMachine));
     }
 
@@ -131,19 +131,22 @@ public final class VerifiedLoad {
         marks.add(new LoadRecord.Mark(event, System.nanoTime()));
     }
 
-    /** Stops the load, waiting for the requests in flight, and returns what it saw. */
+    /** Stops sending, waits for the answers in flight (each within the request timeout), and returns what it saw. */
     public synchronized LoadRecord stop() throws InterruptedException {
         running = false;
         for (Thread thread : threads) {
             thread.join();
         }
         threads.clear();
+        long giveUp = System.nanoTime() + requestTimeout.toNanos() * 2;
+        while (inFlight.get() > 0 && System.nanoTime() < giveUp) {
+            Thread.sleep(10);
+        }
         mark("stop");
-        List<Outcome> outcomes = new ArrayList<>();
-        outcomesByClient.forEach(outcomes::addAll);
-        outcomesByClient.clear();
-        outcomes.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
-        return new LoadRecord(startNanos, System.nanoTime(), outcomes, List.copyOf(marks), List.copyOf(samples),
+        List<Outcome> sorted = new ArrayList<>(outcomes);
+        outcomes.clear();
+        sorted.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
+        return new LoadRecord(startNanos, System.nanoTime(), sorted, List.copyOf(marks), List.copyOf(samples),
                 acknowledgedWrites.get(), writesSeenLost.get(), staleReads.get(), List.copyOf(violations));
     }
 
@@ -195,8 +198,9 @@ public final class VerifiedLoad {
         (answered ? lost : unreadable).add("session " + session.number + " on node " + node + ": " + last);
     }
 
-    private void drive(List<TrackedSession> owned, Random random, List<Outcome> outcomes) {
-        long interval = (long) (1e9 * clients / requestsPerSecond);
+    private void dispatch() {
+        long interval = (long) (1e9 / requestsPerSecond);
+        Random random = new Random(42);
         long next = System.nanoTime();
         int turn = 0;
         while (running) {
@@ -206,18 +210,34 @@ public final class VerifiedLoad {
                 continue;
             }
             next = now - next > interval ? now + interval : next + interval;
-            TrackedSession session = owned.get(turn++ % owned.size());
-            boolean write = random.nextDouble() < writeShare;
-            int node = session.requests++ % apps.size();
-            if (write) {
-                session.attempted++;
-            }
-            Exchange exchange = send(session, node, write ? endpoints.write() : endpoints.read());
-            outcomes.add(new Outcome(exchange.startNanos, exchange.latencyNanos, node, write, exchange.status));
-            if (exchange.succeeded()) {
-                check(session, write, endpoints.counterIn(exchange.body).orElse(0), node);
+            for (int tried = 0; tried < sessions.size(); tried++) {
+                TrackedSession session = sessions.get(turn++ % sessions.size());
+                if (session.inFlight.compareAndSet(false, true)) {
+                    sendAsync(session, random.nextDouble() < writeShare);
+                    break;
+                }
             }
         }
+    }
+
+    /** One request of the load; its answer is checked and recorded when it arrives. */
+    private void sendAsync(TrackedSession session, boolean write) {
+        int node = session.requests++ % apps.size();
+        if (write) {
+            session.attempted++;
+        }
+        inFlight.incrementAndGet();
+        long started = System.nanoTime();
+        http.sendAsync(request(session, node, write ? endpoints.write() : endpoints.read()),
+                HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
+                    Exchange exchange = exchange(session, started, response, failure);
+                    outcomes.add(new Outcome(started, exchange.latencyNanos, node, write, exchange.status));
+                    if (exchange.succeeded()) {
+                        check(session, write, endpoints.counterIn(exchange.body).orElse(0), node);
+                    }
+                    session.inFlight.set(false);
+                    inFlight.decrementAndGet();
+                });
     }
 
     /** What a 2xx answer says about the session's acknowledged writes. */
@@ -251,24 +271,33 @@ public final class VerifiedLoad {
         }
     }
 
-    private Exchange send(TrackedSession session, int node, String path) {
+    /** A request sent and answered on the calling thread (creating and reading back). */
+    private Exchange send(TrackedSession session, int node, String path) throws InterruptedException {
+        long started = System.nanoTime();
+        try {
+            return exchange(session, started, http.send(request(session, node, path), HttpResponse.BodyHandlers.ofString()),
+                    null);
+        } catch (IOException e) {
+            return exchange(session, started, null, e);
+        }
+    }
+
+    private HttpRequest request(TrackedSession session, int node, String path) {
         HttpRequest.Builder request = HttpRequest.newBuilder(apps.get(node).resolve(path)).timeout(requestTimeout).GET();
         if (session.cookie != null) {
             request.header("Cookie", "JSESSIONID=" + session.cookie);
         }
-        long started = System.nanoTime();
-        try {
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return request.build();
+    }
+
+    private static Exchange exchange(TrackedSession session, long started, HttpResponse<String> response, Throwable failure) {
+        long latency = System.nanoTime() - started;
+        if (response != null) {
             response.headers().allValues("Set-Cookie").forEach(session::remember);
-            return new Exchange(started, System.nanoTime() - started, response.statusCode(), response.body());
-        } catch (HttpTimeoutException e) {
-            return new Exchange(started, System.nanoTime() - started, Outcome.NO_ANSWER, "");
-        } catch (IOException e) {
-            return new Exchange(started, System.nanoTime() - started, Outcome.CONNECTION_FAILED, "");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while sending " + path, e);
+            return new Exchange(latency, response.statusCode(), response.body());
         }
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return new Exchange(latency, cause instanceof HttpTimeoutException ? Outcome.NO_ANSWER : Outcome.CONNECTION_FAILED, "");
     }
 
     private List<TrackedSession> owned(int client) {
@@ -312,18 +341,20 @@ public final class VerifiedLoad {
         return thread;
     }
 
-    private record Exchange(long startNanos, long latencyNanos, int status, String body) {
+    private record Exchange(long latencyNanos, int status, String body) {
         boolean succeeded() {
             return status >= 200 && status < 300;
         }
     }
 
     /**
-     * A session of the load, touched by its one client thread only (and by the verification after the
-     * load stopped): its cookie, the counter its last acknowledged write showed, and the writes sent to it.
+     * A session of the load: its cookie, the counter its last acknowledged write showed, and the writes
+     * sent to it. One request of it runs at a time: whoever sets {@code inFlight} owns the other fields
+     * until it clears it (its answer's handler), which publishes them to the next owner.
      */
     private static final class TrackedSession {
         final int number;
+        final AtomicBoolean inFlight = new AtomicBoolean();
         String cookie;
         int acknowledged;
         int attempted;
@@ -365,13 +396,13 @@ public final class VerifiedLoad {
             return this;
         }
 
-        /** Client threads, each with its own share of the sessions (default 8). */
+        /** Threads that create the sessions and read them back, each its share of them (default 8). */
         public Builder clients(int clients) {
             this.clients = clients;
             return this;
         }
 
-        /** The total rate the clients send at, when answers come in time (default 100). */
+        /** The rate the load sends requests at, whatever the answers do (default 100). */
         public Builder requestsPerSecond(double requestsPerSecond) {
             this.requestsPerSecond = requestsPerSecond;
             return this;

@@ -1,0 +1,197 @@
+package io.hbasesessions.benchmarks.failover;
+
+import io.hbasesessions.benchmarks.Report;
+import io.hbasesessions.benchmarks.http.Candidate;
+import io.hbasesessions.benchmarks.http.Candidate.Container;
+import io.hbasesessions.benchmarks.http.ControlledNode;
+import io.hbasesessions.embedded.EmbeddedHBaseCluster;
+import io.hbasesessions.testing.load.LoadRecord;
+import io.hbasesessions.testing.load.Outcome;
+import io.hbasesessions.testing.load.SessionEndpoints;
+import io.hbasesessions.testing.load.Verification;
+import io.hbasesessions.testing.load.VerifiedLoad;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * Issue #13 item 3: one Tomcat and one Jetty node share the benchmark's sessions on a cluster of 3
+ * region servers under a bounded open load of reads and writes (each request of a session on the other
+ * node than the one before), then {@code kill -9} of the region server holding the most session regions.
+ * Per second: answers by outcome, latency, the machine; the master's detection and reassignment times;
+ * afterwards every session is read back on both nodes against the writes acknowledged to it. Each
+ * {@link Scenario} runs on a fresh cluster; the timelines are written as {@code failover-<name>.tsv} and
+ * listed in {@code failover.charts}, from which run.sh draws {@code failover-<name>.png}.
+ */
+public final class FailoverBenchmark {
+
+    /** One run: the cluster's ZooKeeper session timeout, and the store settings it adds to the defaults. */
+    public record Scenario(String name, String label, Duration zookeeperSessionTimeout, Map<String, String> storeSettings) {
+    }
+
+    /** The benchmark WAR's operations and the visit counter every answer shows. */
+    static final SessionEndpoints BENCHMARK_WEBAPP = new SessionEndpoints("init", "read", "write",
+            Pattern.compile("visits=(\\d+)"));
+    private static final String TABLE = "bench_failover";
+    private static final int REGION_SERVERS = 3;
+    private static final int REGIONS = 12;
+    private static final double WRITE_SHARE = 0.2;
+    private static final int CLIENT_THREADS = 16;
+    /** Longer than any store bound: a request still unanswered then counts as hung. */
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CLUSTER_WAIT = Duration.ofMinutes(4);
+    private static final int VERIFY_ATTEMPTS = 10;
+    private static final Duration VERIFY_PAUSE = Duration.ofSeconds(1);
+
+    private final Path work;
+    private final Path output;
+    private final List<Scenario> scenarios;
+    private final int sessions;
+    private final double requestsPerSecond;
+    private final Duration steady;
+
+    /**
+     * @param sessions sessions of the load
+     * @param requestsPerSecond the load's rate, whatever the answers do
+     * @param steady how long the load runs before the kill, and again after every region is reassigned
+     */
+    public FailoverBenchmark(Path work, Path output, List<Scenario> scenarios, int sessions, double requestsPerSecond,
+            Duration steady) {
+        this.work = work;
+        this.output = output;
+        this.scenarios = scenarios;
+        this.sessions = sessions;
+        this.requestsPerSecond = requestsPerSecond;
+        this.steady = steady;
+    }
+
+    /** The store settings of every scenario: the defaults, on a table of its own, pre-split for the cluster. */
+    public static Map<String, String> baseSettings(String quorum) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("zookeeperQuorum", quorum);
+        settings.put("table", TABLE);
+        settings.put("indexTable", TABLE + "_index");
+        settings.put("regions", Integer.toString(REGIONS));
+        settings.put("writeDurability", "SYNC_WAL");
+        return settings;
+    }
+
+    public void run(Report report) throws Exception {
+        report.heading("5. Failover: kill -9 of a region server under HTTP load");
+        report.note(String.format(Locale.ROOT, "A cluster of %d region servers (ZooKeeper, master and region servers each a "
+                + "JVM on this machine, distributed mode on the local file system), the sessions table pre-split in %d "
+                + "regions and balanced; one Tomcat and one Jetty node with the HBase store; %,d sessions under an open "
+                + "load of %.0f requests/s (%.0f %% writes, SYNC_WAL), each request of a session on the other node than "
+                + "the one before. After %d s, kill -9 of the region server holding the most session regions; the load "
+                + "goes on until %d s after every region is assigned again, then each session is read back on both nodes "
+                + "(a write acknowledged with 2xx must be there). Times are from the kill.", REGION_SERVERS, REGIONS,
+                sessions, requestsPerSecond, WRITE_SHARE * 100, steady.toSeconds(), steady.toSeconds()));
+        List<List<String>> rows = new ArrayList<>();
+        List<String> charts = new ArrayList<>();
+        for (Scenario scenario : scenarios) {
+            Run run = run(scenario);
+            rows.add(run.row());
+            charts.add(run.chart());
+            if (!run.verification().everyAcknowledgedWriteReadBack() || run.record().writesSeenLost() > 0) {
+                report.note("**Acknowledged writes were lost in run '" + scenario.label() + "'**: " + run.verification()
+                        + "; during the load: " + run.record().violations());
+            }
+        }
+        report.table(List.of("run", "requests", "failed (by status)", "failed reads / writes", "expired (s)",
+                "reassigned (s)", "last failure (s)", "slowest failed answer (ms)", "p99 during recovery (ms)",
+                "acknowledged writes", "lost", "stale reads", "CPU busy, max load average"), rows);
+        report.note("expired: the master counts the killed region server dead (its ZooKeeper session expired); "
+                + "reassigned: every region of the table is open again; last failure: when the last failed request was "
+                + "sent; p99 during recovery: of every request sent from the kill to the reassignment; lost: sessions "
+                + "whose counter, read back on a node, is below the last value a write was acknowledged with (must be 0); "
+                + "stale reads: reads during the load that showed an older counter than an acknowledged write; CPU busy: "
+                + "the machine's mean over the whole run. Timelines: failover-<run>.tsv and .png.");
+        Files.write(output.resolve("failover.charts"), charts);
+    }
+
+    private Run run(Scenario scenario) throws Exception {
+        Path directory = work.resolve("failover-" + scenario.name());
+        try (EmbeddedHBaseCluster cluster = EmbeddedHBaseCluster.builder()
+                .dataDirectory(directory.resolve("hbase"))
+                .regionServers(REGION_SERVERS)
+                .zookeeperSessionTimeout(scenario.zookeeperSessionTimeout())
+                .build()
+                .start()) {
+            Map<String, String> settings = baseSettings(cluster.zookeeperQuorum() + ":" + cluster.zookeeperPort());
+            settings.putAll(scenario.storeSettings());
+            TableName table = TableName.valueOf(TABLE);
+            try (ControlledNode tomcat = ControlledNode.start(Candidate.hbase(Container.TOMCAT, "HBaseSessionManager",
+                    settings), directory.resolve("tomcat"), directory.resolve("tomcat.log"), false);
+                    ControlledNode jetty = ControlledNode.start(Candidate.hbase(Container.JETTY, "HBaseSessionDataStore",
+                            settings), directory.resolve("jetty"), directory.resolve("jetty.log"), false)) {
+                cluster.awaitAllRegionsAssigned(table, CLUSTER_WAIT);
+                cluster.balance(table, CLUSTER_WAIT);
+                List<URI> apps = List.of(tomcat.baseUri(), jetty.baseUri());
+                VerifiedLoad load = VerifiedLoad.builder(apps, BENCHMARK_WEBAPP).sessions(sessions).clients(CLIENT_THREADS)
+                        .requestsPerSecond(requestsPerSecond).writeShare(WRITE_SHARE).requestTimeout(REQUEST_TIMEOUT)
+                        .build();
+                load.createSessions();
+                Map<Integer, Integer> regions = cluster.regionsPerRegionServer(table);
+                int victim = regions.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+
+                load.start();
+                Thread.sleep(steady.toMillis());
+                load.mark("kill");
+                cluster.killRegionServer(victim);
+                cluster.awaitRegionServerExpired(victim, CLUSTER_WAIT);
+                load.mark("expired");
+                cluster.awaitAllRegionsAssigned(table, CLUSTER_WAIT);
+                load.mark("reassigned");
+                Thread.sleep(steady.toMillis());
+                LoadRecord record = load.stop();
+                Verification verification = load.verify(VERIFY_ATTEMPTS, VERIFY_PAUSE);
+                Path timeline = record.writeTimeline(output.resolve("failover-" + scenario.name() + ".tsv"), "kill");
+                return new Run(scenario, regions, victim, record, verification, timeline);
+            }
+        }
+    }
+
+    private record Run(Scenario scenario, Map<Integer, Integer> regions, int victim, LoadRecord record,
+            Verification verification, Path timeline) {
+
+        List<String> row() {
+            Predicate<Outcome> failed = outcome -> !outcome.succeeded();
+            long kill = record.nanosOf("kill");
+            long reassigned = record.nanosOf("reassigned");
+            Predicate<Outcome> duringRecovery = outcome -> outcome.startNanos() >= kill && outcome.startNanos() <= reassigned;
+            return Report.cells(scenario.label(),
+                    Report.count(record.outcomes().size()),
+                    Report.count(record.count(failed)) + " " + record.failuresByStatus(),
+                    Report.count(record.count(failed.and(outcome -> !outcome.write()))) + " / "
+                            + Report.count(record.count(failed.and(Outcome::write))),
+                    Report.number(record.secondsBetween("kill", "expired")),
+                    Report.number(record.secondsBetween("kill", "reassigned")),
+                    record.lastFailureAfter("kill").map(Report::number).orElse("none failed"),
+                    Report.number(record.maxLatencyMillis(failed)),
+                    Report.number(record.latencyPercentileMillis(duringRecovery, 99)),
+                    Report.count(verification.acknowledgedWrites()),
+                    Report.count(verification.lost().size() + verification.unreadable().size()
+                            + record.writesSeenLost()),
+                    Report.count(record.staleReads()),
+                    String.format(Locale.ROOT, "%.0f %%, %.2f", record.meanCpuLoadBetween("start", "stop") * 100,
+                            record.maxLoadAverageBetween("start", "stop")));
+        }
+
+        /** The gnuplot variables of this run's chart: one line of failover.charts. */
+        String chart() {
+            Path png = timeline.resolveSibling(timeline.getFileName().toString().replace(".tsv", ".png"));
+            return String.format(Locale.ROOT, "data='%s'; out='%s'; heading='%s'; expired=%.1f; reassigned=%.1f",
+                    timeline, png, scenario.label().replace("'", ""), record.secondsBetween("kill", "expired"),
+                    record.secondsBetween("kill", "reassigned"));
+        }
+    }
+}
