@@ -55,6 +55,7 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
     private final int masterHeapMegabytes;
     private final int regionServerHeapMegabytes;
     private final Duration zookeeperSessionTimeout;
+    private final boolean regionReplicaReplication;
     private final int[] regionServerPorts;
     private final ServerJvm[] regionServers;
 
@@ -71,6 +72,7 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
         masterHeapMegabytes = builder.masterHeapMegabytes;
         regionServerHeapMegabytes = builder.regionServerHeapMegabytes;
         zookeeperSessionTimeout = builder.zookeeperSessionTimeout;
+        regionReplicaReplication = builder.regionReplicaReplication;
         regionServerPorts = new int[builder.regionServers];
         regionServers = new ServerJvm[builder.regionServers];
     }
@@ -146,6 +148,23 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
         int port = regionServerPorts[checkIndex(index)];
         awaitCondition(Instant.now().plus(timeout), "the master to count region server " + index + " dead",
                 () -> liveServers().keySet().stream().noneMatch(server -> server.getPort() == port), List.of());
+    }
+
+    /**
+     * {@code kill -STOP} of one region server: it stays live for the master and ZooKeeper but answers
+     * nothing, as in a long GC pause or a hung disk, until {@link #resumeRegionServer}. Resume it within
+     * {@code zookeeperSessionTimeout}, or the master declares it dead and it aborts when resumed. Call
+     * {@code resumeRegionServer} in a {@code finally}.
+     */
+    public synchronized void suspendRegionServer(int index) {
+        requireRunning();
+        regionServers[checkIndex(index)].signal("STOP");
+    }
+
+    /** {@code kill -CONT} of a region server {@link #suspendRegionServer suspended}; harmless on a running one. */
+    public synchronized void resumeRegionServer(int index) {
+        requireRunning();
+        regionServers[checkIndex(index)].signal("CONT");
     }
 
     /**
@@ -277,7 +296,8 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
 
     private void launchAll(Instant deadline) {
         int zookeeperPort = zookeeperPort();
-        settings = new ClusterSettings(zookeeperPort, ZookeeperPort.pickFree(), zookeeperSessionTimeout);
+        settings = new ClusterSettings(zookeeperPort, ZookeeperPort.pickFree(), zookeeperSessionTimeout,
+                regionReplicaReplication);
         for (int i = 0; i < regionServerPorts.length; i++) {
             regionServerPorts[i] = ZookeeperPort.pickFree();
         }
@@ -490,6 +510,7 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
         private int masterHeapMegabytes = 256;
         private int regionServerHeapMegabytes = 320;
         private Duration zookeeperSessionTimeout = Duration.ofSeconds(10);
+        private boolean regionReplicaReplication;
 
         private Builder() {
             super(Duration.ofSeconds(120));
@@ -533,6 +554,17 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
                         + zookeeperSessionTimeout);
             }
             this.zookeeperSessionTimeout = zookeeperSessionTimeout;
+            return this;
+        }
+
+        /**
+         * Turns on region replica replication on the master and every region server
+         * ({@code hbase.region.replica.replication.enabled=true}): the secondary replicas of a table with
+         * {@code REGION_REPLICATION > 1} follow their primary's edits within about a second, instead of
+         * seeing only what the primary flushed when they opened. Default off, as in HBase.
+         */
+        public Builder regionReplicaReplication(boolean regionReplicaReplication) {
+            this.regionReplicaReplication = regionReplicaReplication;
             return this;
         }
 

@@ -37,6 +37,11 @@ public final class EmbeddedHBaseMain implements Callable<Integer> {
                     + "each its own JVM with its own log. Default: 0, the standalone server.")
     int regionServers;
 
+    @Option(names = "--region-replica-replication",
+            description = "With --region-servers: secondary region replicas follow their primary's edits "
+                    + "(hbase.region.replica.replication.enabled=true on every server), for tables with REGION_REPLICATION > 1.")
+    boolean regionReplicaReplication;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -51,6 +56,10 @@ public final class EmbeddedHBaseMain implements Callable<Integer> {
     /** Blocks until Ctrl-C, or until the server exits on its own, which is a failure. */
     @Override
     public Integer call() throws InterruptedException {
+        if (regionReplicaReplication && regionServers == 0) {
+            throw new EmbeddedHBaseException("--region-replica-replication needs a cluster: add --region-servers N "
+                    + "(a standalone server has one region server, so a table cannot have a second replica)");
+        }
         LocalHBase hbase = regionServers == 0 ? standalone() : cluster();
         System.out.println("Starting HBase in " + hbase.dataDirectory() + " (log: " + hbase.logFile() + ") ...");
         // Registered before the start: a Ctrl-C while HBase starts must stop it too.
@@ -76,7 +85,8 @@ public final class EmbeddedHBaseMain implements Callable<Integer> {
 
     private EmbeddedHBaseCluster cluster() {
         EmbeddedHBaseCluster.Builder builder = EmbeddedHBaseCluster.builder().dataDirectory(dataDirectory)
-                .zookeeperPort(zookeeperPort).regionServers(regionServers);
+                .zookeeperPort(zookeeperPort).regionServers(regionServers)
+                .regionReplicaReplication(regionReplicaReplication);
         if (heapMegabytes != null) {
             builder.regionServerHeapMegabytes(heapMegabytes);
         }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * </ul>
  * The cluster starts when a parameter first needs it, under {@code target/embedded-hbase-<random>},
  * and stops and is deleted when the test class ends: a cluster costs about 4 JVMs and 1.3 GB, so unlike
- * {@link HBaseExtension}'s server it is not kept for the other classes of the run.
+ * {@link HBaseExtension}'s server it is not kept for the other classes of the run. A class annotated
+ * {@link RegionReplicaReplication} gets a cluster with region replica replication on.
  */
 public final class HBaseClusterExtension implements ParameterResolver {
 
@@ -47,7 +48,10 @@ public final class HBaseClusterExtension implements ParameterResolver {
         return (EmbeddedHBaseCluster) classStore(context)
                 .getOrComputeIfAbsent(TestServers.Started.class,
                         key -> TestServers.start(directory -> EmbeddedHBaseCluster.builder().dataDirectory(directory)
-                                .zookeeperSessionTimeout(TEST_SESSION_TIMEOUT).build()),
+                                .zookeeperSessionTimeout(TEST_SESSION_TIMEOUT)
+                                .regionReplicaReplication(context.getRequiredTestClass()
+                                        .isAnnotationPresent(RegionReplicaReplication.class))
+                                .build()),
                         TestServers.Started.class)
                 .hbase();
     }

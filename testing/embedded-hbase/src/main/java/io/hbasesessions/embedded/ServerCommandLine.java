@@ -125,8 +125,12 @@ final class ServerCommandLine {
         return command(javaExecutable, heapMegabytes, jvmOptions, classpath, REGION_SERVER_MAIN_CLASS, arguments);
     }
 
-    /** The ports and ZooKeeper session timeout every process of a cluster is started with. */
-    record ClusterSettings(int zookeeperPort, int masterPort, Duration zookeeperSessionTimeout) {
+    /**
+     * The ports, ZooKeeper session timeout and region replica replication every process of a cluster is
+     * started with.
+     */
+    record ClusterSettings(int zookeeperPort, int masterPort, Duration zookeeperSessionTimeout,
+            boolean regionReplicaReplication) {
     }
 
     private static List<String> clusterSettings(DataDirectory directory, ClusterSettings cluster, String process) {
@@ -136,6 +140,13 @@ final class ServerCommandLine {
                 "-Dhbase.tmp.dir=" + directory.tmp(process),
                 // How long a killed region server stays listed as live: its ZooKeeper session must expire first.
                 "-Dzookeeper.session.timeout=" + cluster.zookeeperSessionTimeout().toMillis()));
+        if (cluster.regionReplicaReplication()) {
+            // HBase 2.6: the master adds the replication peer region_replica_replication
+            // (RegionReplicaReplicationEndpoint) when a table with REGION_REPLICATION > 1 is created or
+            // altered; each region server's replication source then ships the primary's WAL edits (and its
+            // flush and compaction markers, so no store file refresher is needed) to the secondaries.
+            settings.add("-Dhbase.region.replica.replication.enabled=true");
+        }
         return settings;
     }
 

@@ -83,6 +83,25 @@ final class ServerJvm {
     }
 
     /**
+     * Sends {@code signal} ({@code STOP}, {@code CONT}) with the system's {@code kill}: {@link ProcessHandle}
+     * sends only TERM and KILL.
+     */
+    void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true).start();
+            String output = new String(kill.getInputStream().readAllBytes()).trim();
+            if (kill.waitFor() != 0) {
+                throw new EmbeddedHBaseException("kill -" + signal + " " + pid() + " failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new EmbeddedHBaseException("Cannot run kill -" + signal + " " + pid() + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EmbeddedHBaseException("Interrupted while sending SIG" + signal + " to " + pid(), e);
+        }
+    }
+
+    /**
      * SIGTERM: the child's shutdown hooks run. Through the handle, because {@code Process.destroy()} also
      * closes stdin, which the watchdog would report as a dead parent.
      */
