@@ -34,7 +34,8 @@ final class HBaseClientConfiguration {
         settings.find(Setting.ZOOKEEPER_QUORUM).ifPresent(quorum -> conf.set(HConstants.ZOOKEEPER_QUORUM, quorum));
         bound(conf, settings.get(Setting.OPERATION_TIMEOUT_MILLIS));
         // Read only for Gets with Consistency.TIMELINE, which the store sends only with timelineReads.
-        conf.setLong(PRIMARY_CALL_TIMEOUT_MICROS, TimeUnit.MILLISECONDS.toMicros(settings.get(Setting.TIMELINE_READ_AFTER_MILLIS)));
+        conf.setLong(PRIMARY_CALL_TIMEOUT_MICROS,
+                TimeUnit.MILLISECONDS.toMicros(settings.get(Setting.TIMELINE_READ_AFTER_MILLIS)));
         return conf;
     }
 

@@ -120,7 +120,7 @@ final class SessionTables {
             problems.add("Table '" + name + "' has REGION_REPLICATION " + table.getRegionReplication()
                     + ", regionReplicas needs " + regionReplication(name) + ". Fix it in the HBase shell with\n  alter '"
                     + name + "', {REGION_REPLICATION => " + regionReplication(name) + "}\n(the table stays enabled), "
-                    + "or set regionReplicas=" + table.getRegionReplication() + ".");
+                    + "or set regionReplicas to the table's count.");
         }
     }
 
