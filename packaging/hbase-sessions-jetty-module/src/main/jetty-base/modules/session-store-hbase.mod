@@ -85,6 +85,15 @@ etc/sessions/hbase/session-store.xml
 ## Keys for stateProtection, one per line, each the base64 of at least 32 random bytes (openssl rand -base64 32): the first protects new writes, every one is accepted on read, so keys rotate without logging anyone out. (file path)
 # jetty.session.hbase.stateKeyFile=
 
+## REGION_REPLICATION of the sessions table the store creates (checked on an existing one): replicas beyond the first are read-only copies on other region servers for timelineReads. They follow the primary only where the region servers run region replica replication (see Region replicas and timeline reads). (count, 1-3)
+# jetty.session.hbase.regionReplicas=1
+
+## A load the primary replica does not answer within timelineReadAfterMillis may be answered by a secondary, possibly stale; writes, and every read that decides one, still need the primary. Needs regionReplicas >= 2. (true, false)
+# jetty.session.hbase.timelineReads=false
+
+## With timelineReads: how long a load waits for the primary before asking the secondaries too (the client's hbase.client.primaryCallTimeout.get). Below operationTimeoutMillis. (milliseconds, 1-60000)
+# jetty.session.hbase.timelineReadAfterMillis=50
+
 ## Jetty's own session settings. This module is the session cache too (none: every request reads its own
 ## copy, which the store saves before the response is committed), so the session-cache-hash settings
 ## (jetty.session.evictionPolicy, jetty.session.flushOnResponseCommit, ...) do not apply.

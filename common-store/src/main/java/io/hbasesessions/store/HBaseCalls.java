@@ -33,6 +33,11 @@ final class HBaseCalls {
         }
     }
 
+    /** An answer HBase gave that is no answer to the question (counted as an error, like a call that failed). */
+    StoreUnavailableException unavailable(String message, SessionKey key) {
+        return failure(message, key, null);
+    }
+
     private StoreUnavailableException failure(String message, SessionKey key, Throwable cause) {
         counters.increment(StoreCounter.ERRORS);
         return new StoreUnavailableException(message, key == null ? null : key.shortHex(), cause);

@@ -3,13 +3,15 @@ package io.hbasesessions.store;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 
 /**
  * The HBase client configuration of a store: {@code hbaseSite} and {@code zookeeperQuorum}, then every
- * client timeout set so that no call waits longer than {@code operationTimeoutMillis}, retries included.
+ * client timeout set so that no call waits longer than {@code operationTimeoutMillis}, retries included,
+ * and the wait of a timeline read for its primary replica ({@code timelineReadAfterMillis}).
  */
 final class HBaseClientConfiguration {
 
@@ -18,6 +20,8 @@ final class HBaseClientConfiguration {
     private static final int RETRIES = 15;
     private static final int ZOOKEEPER_RETRIES = 2;
     private static final long ZOOKEEPER_RETRY_PAUSE_MILLIS = 100;
+    /** In microseconds: HBase 2.6's {@code ConnectionConfiguration.PRIMARY_CALL_TIMEOUT_MICROSECOND}. */
+    private static final String PRIMARY_CALL_TIMEOUT_MICROS = "hbase.client.primaryCallTimeout.get";
 
     private HBaseClientConfiguration() {
     }
@@ -29,6 +33,9 @@ final class HBaseClientConfiguration {
         settings.find(Setting.HBASE_SITE).ifPresent(site -> conf.addResource(url(site)));
         settings.find(Setting.ZOOKEEPER_QUORUM).ifPresent(quorum -> conf.set(HConstants.ZOOKEEPER_QUORUM, quorum));
         bound(conf, settings.get(Setting.OPERATION_TIMEOUT_MILLIS));
+        // Read only for Gets with Consistency.TIMELINE, which the store sends only with timelineReads.
+        conf.setLong(PRIMARY_CALL_TIMEOUT_MICROS,
+                TimeUnit.MILLISECONDS.toMicros(settings.get(Setting.TIMELINE_READ_AFTER_MILLIS)));
         return conf;
     }
 

@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
@@ -36,21 +37,36 @@ final class HBaseSessionRows implements SessionRows {
     private final HBaseCalls calls;
     private final WriteDurability deleteDurability;
     private final StateSeal seal;
+    private final Consistency loadConsistency;
 
     /**
      * @param deleteDurability of deletes: invalidation and revocation must not be undone by a crash
      * @param seal checks each state cell read before it is parsed
+     * @param timelineReads whether loads may be answered by a secondary replica
      */
-    HBaseSessionRows(AsyncTable<?> table, HBaseCalls calls, WriteDurability deleteDurability, StateSeal seal) {
+    HBaseSessionRows(AsyncTable<?> table, HBaseCalls calls, WriteDurability deleteDurability, StateSeal seal,
+            boolean timelineReads) {
         this.table = table;
         this.calls = calls;
         this.deleteDurability = deleteDurability;
         this.seal = seal;
+        this.loadConsistency = timelineReads ? Consistency.TIMELINE : Consistency.STRONG;
     }
 
     @Override
     public Optional<SessionRow> read(SessionKey key, Deadline deadline) {
         return parse(key, calls.await(table.get(get(key)), deadline, key, "reading the session"));
+    }
+
+    @Override
+    public Optional<SessionRow> readForLoad(SessionKey key, Deadline deadline) {
+        Get get = get(key).setConsistency(loadConsistency);
+        Result result = calls.await(table.get(get), deadline, key, "reading the session");
+        if (result.isStale() && result.getValue(FAMILY, STATE) == null) {
+            throw calls.unavailable("The primary replica did not answer within timelineReadAfterMillis and a "
+                    + "secondary holds no session under this id (it may not have this session yet)", key);
+        }
+        return parse(key, result);
     }
 
     @Override
@@ -138,7 +154,7 @@ final class HBaseSessionRows implements SessionRows {
                     + (version == null ? "missing" : version.length + " bytes instead of 8"));
         }
         long stored = Bytes.toLong(version);
-        return Optional.of(new SessionRow(StoredState.parse(seal.open(key, stored, state)), stored));
+        return Optional.of(new SessionRow(StoredState.parse(seal.open(key, stored, state)), stored, result.isStale()));
     }
 
     private boolean conditional(CheckAndMutate checkAndMutate, SessionKey key, Deadline deadline) {

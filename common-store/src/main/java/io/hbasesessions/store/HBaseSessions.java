@@ -28,7 +28,7 @@ final class HBaseSessions {
             AsyncConnection hbase = connection.connection();
             WriteDurability lifecycle = SavePlan.Durabilities.of(settings).lifecycle();
             SessionRows rows = new HBaseSessionRows(tableView.apply(table(hbase, settings.get(Setting.TABLE), settings)),
-                    calls, lifecycle, seal);
+                    calls, lifecycle, seal, settings.get(Setting.TIMELINE_READS));
             UserIndex index = new HBaseUserIndex(tableView.apply(table(hbase, settings.get(Setting.INDEX_TABLE), settings)),
                     calls, lifecycle);
             return new SessionProtocol(settings, webapp, clock, counters, seal, rows, index,

@@ -51,9 +51,17 @@ final class SaveOperation {
                     plan.newUser().ifPresent(user -> with.index().add(entry(user), deadline));
                     RowWrite write = with.writes().of(plan.stateFromBase(), session.version() + 1, plan.durability(), key);
                     boolean underLease = lease != null && with.lockingMode() == LockingMode.PESSIMISTIC;
-                    boolean held = underLease
-                            ? with.rows().replaceUnderLease(key, session.version(), lease, write, deadline)
-                            : with.rows().replace(key, session.version(), write, deadline);
+                    boolean held;
+                    try {
+                        held = underLease
+                                ? with.rows().replaceUnderLease(key, session.version(), lease, write, deadline)
+                                : with.rows().replace(key, session.version(), write, deadline);
+                    } catch (StoreUnavailableException e) {
+                        if (plan.kind() == SavePlan.Kind.TOUCH && session.isStale()) {
+                            return touchDeferred();
+                        }
+                        throw e;
+                    }
                     if (held && underLease) {
                         lease = null;
                     }
@@ -70,6 +78,17 @@ final class SaveOperation {
                 giveBack(lease);
             }
         }
+    }
+
+    /**
+     * A read-only request served from a secondary replica while the primary does not answer: its touch only
+     * slides the expiry, which a later request reaching the primary does (touches are at most a tenth of the
+     * idle timeout apart), so the request succeeds without it. Whether the primary took the write or not, the
+     * copy keeps its version: the next save merges if it did.
+     */
+    private SaveResult touchDeferred() {
+        with.counters().increment(StoreCounter.TOUCHES_DEFERRED);
+        return SaveResult.UNCHANGED;
     }
 
     /** Never writes over a session that was deleted or ended meanwhile: invalidation wins. */

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The {@link SessionStore} protocol: how sessions are read, written under conditions, merged, moved,
@@ -68,7 +69,7 @@ final class SessionProtocol implements SessionStore {
     @Override
     public StoredSession newSession(SessionRecord record, boolean transientSession) {
         StoredState state = StoredState.newSession(writeCodec.kind(), record);
-        return new StoredSession(record, state, 0, attributesOf(state, null), null, transientSession);
+        return new StoredSession(record, state, 0, attributesOf(state, null), null, transientSession, false);
     }
 
     @Override
@@ -81,8 +82,9 @@ final class SessionProtocol implements SessionStore {
         }
         Deadline deadline = newDeadline();
         if (with.lockingMode() != LockingMode.PESSIMISTIC) {
-            return readLive(key.get(), deadline).map(row -> loaded(sessionId, key.get(), row, null));
+            return loadLive(key.get(), deadline).map(row -> loaded(sessionId, key.get(), row, null));
         }
+        // The lease was just taken on the primary: the read under it is the primary's too.
         String lease = takeLease(key.get(), deadline);
         Optional<StoredSession> loaded = readLive(key.get(), deadline).map(row -> loaded(sessionId, key.get(), row, lease));
         if (loaded.isEmpty()) {
@@ -93,7 +95,7 @@ final class SessionProtocol implements SessionStore {
 
     private StoredSession loaded(String sessionId, SessionKey key, SessionRow row, String lease) {
         return new StoredSession(row.state().record(sessionId), row.state(), row.version(),
-                attributesOf(row.state(), key), lease, false);
+                attributesOf(row.state(), key), lease, false, row.stale());
     }
 
     @Override
@@ -355,11 +357,28 @@ final class SessionProtocol implements SessionStore {
         return "SessionStore[keyScope=" + keyScope + ", table=" + settings.get(Setting.TABLE) + "]";
     }
 
-    /** For a load: the live session in a row, or empty when it is missing, ended, unreadable (logged) or forged. */
+    /**
+     * For a load that decides nothing: as {@link #readLive}, but possibly answered by a secondary replica
+     * ({@code timelineReads}). A stale row may show a live session, never its end: a touch on the primary
+     * the secondary has not seen yet may have moved it.
+     */
+    private Optional<SessionRow> loadLive(SessionKey key, Deadline deadline) {
+        Optional<SessionRow> row = live(key, () -> with.rows().readForLoad(key, deadline));
+        if (row.isPresent() && row.get().stale()) {
+            with.counters().increment(StoreCounter.STALE_READS);
+        }
+        return row;
+    }
+
+    /** The live session in the primary's row, or empty when it is missing, ended, unreadable (logged) or forged. */
     private Optional<SessionRow> readLive(SessionKey key, Deadline deadline) {
+        return live(key, () -> with.rows().read(key, deadline));
+    }
+
+    private Optional<SessionRow> live(SessionKey key, Supplier<Optional<SessionRow>> read) {
         Optional<SessionRow> row;
         try {
-            row = with.rows().read(key, deadline);
+            row = read.get();
         } catch (ForgedStateException e) {
             return Optional.empty();
         } catch (CorruptSessionDataException e) {
@@ -370,6 +389,12 @@ final class SessionProtocol implements SessionStore {
         if (row.isEmpty()) {
             with.counters().increment(StoreCounter.LOAD_MISSES);
         } else if (with.expiry().isOverAt(row.get().state(), now())) {
+            if (row.get().stale()) {
+                with.counters().increment(StoreCounter.ERRORS);
+                throw new StoreUnavailableException("The primary replica did not answer within timelineReadAfterMillis "
+                        + "and a secondary holds this session ended (the primary may have a later access)",
+                        key.shortHex(), null);
+            }
             with.counters().increment(StoreCounter.EXPIRED_ON_LOAD);
             return Optional.empty();
         }

@@ -11,8 +11,23 @@ import java.util.Optional;
  */
 interface SessionRows {
 
-    /** @throws CorruptSessionDataException if the row holds cells this store cannot read */
+    /**
+     * Reads the primary replica: for every read that decides a write.
+     *
+     * @throws CorruptSessionDataException if the row holds cells this store cannot read
+     */
     Optional<SessionRow> read(SessionKey key, Deadline deadline);
+
+    /**
+     * For a load only: as {@link #read}, but with {@code timelineReads} a secondary replica may answer when
+     * the primary has not within {@code timelineReadAfterMillis}; its row is {@linkplain SessionRow#stale()
+     * stale}. A secondary may show a session, never its absence: a session newer than the secondary's copy
+     * would look missing.
+     *
+     * @throws StoreUnavailableException if only a secondary answered and it holds no session
+     * @throws CorruptSessionDataException if the row holds cells this store cannot read
+     */
+    Optional<SessionRow> readForLoad(SessionKey key, Deadline deadline);
 
     /** The rows of many sessions, in the order of {@code keys}; unreadable rows are empty. */
     List<Optional<SessionRow>> readAll(List<SessionKey> keys, Deadline deadline);

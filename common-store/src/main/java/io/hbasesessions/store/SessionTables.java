@@ -26,7 +26,9 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
  * The schema of the {@code sessions} and {@code user_sessions} tables: created when missing and
  * {@code createTable} is on, otherwise checked, with every difference and the shell command that
  * fixes it in one message. Both tables share one family layout; their keys both start with a
- * uniformly distributed byte (a hash, a salt), so both are pre-split on it.
+ * uniformly distributed byte (a hash, a salt), so both are pre-split on it. Only the sessions table gets
+ * {@code regionReplicas}: the index is read only by revocation and "find by user", which must see the
+ * primary, so a replica of it would cost memory and replication and serve no read.
  */
 final class SessionTables {
 
@@ -82,7 +84,8 @@ final class SessionTables {
 
     private void create(TableName name) {
         createNamespaceIfMissing(name.getNamespaceAsString());
-        TableDescriptor descriptor = TableDescriptorBuilder.newBuilder(name).setColumnFamily(family()).build();
+        TableDescriptor descriptor = TableDescriptorBuilder.newBuilder(name).setColumnFamily(family())
+                .setRegionReplication(regionReplication(name)).build();
         // Another node starting at the same moment may create it first; its schema is then checked like any other.
         byte[][] splitKeys = splitKeys(settings.get(Setting.REGIONS));
         CompletableFuture<Void> creation = (splitKeys.length == 0 ? admin.createTable(descriptor)
@@ -104,14 +107,29 @@ final class SessionTables {
     }
 
     private void checkSchema(TableName name, List<String> problems) {
-        ColumnFamilyDescriptor actual = await(admin.getDescriptor(name), "reading the schema of " + name)
-                .getColumnFamily(HBaseSessionRows.FAMILY);
+        TableDescriptor table = await(admin.getDescriptor(name), "reading the schema of " + name);
+        ColumnFamilyDescriptor actual = table.getColumnFamily(HBaseSessionRows.FAMILY);
         List<String> differences = actual == null ? List.of("it has no column family 's'") : differences(actual);
         if (!differences.isEmpty()) {
             problems.add("Table '" + name + "' does not have the schema hbase-sessions needs: "
                     + String.join("; ", differences) + ". Fix it in the HBase shell with\n  alter '" + name + "', "
                     + familySpec());
         }
+        if (isSessionsTable(name) && table.getRegionReplication() != regionReplication(name)) {
+            // HBase 2.6 changes REGION_REPLICATION of an enabled table: new replicas are opened, excess ones closed.
+            problems.add("Table '" + name + "' has REGION_REPLICATION " + table.getRegionReplication()
+                    + ", regionReplicas needs " + regionReplication(name) + ". Fix it in the HBase shell with\n  alter '"
+                    + name + "', {REGION_REPLICATION => " + regionReplication(name) + "}\n(the table stays enabled), "
+                    + "or set regionReplicas to the table's count.");
+        }
+    }
+
+    private boolean isSessionsTable(TableName name) {
+        return name.equals(TableName.valueOf(settings.get(Setting.TABLE)));
+    }
+
+    private int regionReplication(TableName name) {
+        return isSessionsTable(name) ? settings.get(Setting.REGION_REPLICAS) : 1;
     }
 
     private List<String> differences(ColumnFamilyDescriptor actual) {
@@ -153,7 +171,8 @@ final class SessionTables {
         String namespace = name.getNamespaceAsString();
         String createNamespace = NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR.equals(namespace)
                 ? "" : "create_namespace '" + namespace + "'  (if missing)\n  ";
-        return createNamespace + "create '" + name + "', " + familySpec() + ", {SPLITS => " + splits + "}";
+        String replicas = regionReplication(name) > 1 ? ", REGION_REPLICATION => " + regionReplication(name) : "";
+        return createNamespace + "create '" + name + "', " + familySpec() + ", {SPLITS => " + splits + replicas + "}";
     }
 
     private <T> T await(CompletableFuture<T> call, String what) {

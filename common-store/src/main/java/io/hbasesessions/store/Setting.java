@@ -93,6 +93,20 @@ public final class Setting<T> {
                     + "-base64 32`): the first protects new writes, every one is accepted on read, so keys rotate "
                     + "without logging anyone out.", Path::of, Range.any());
 
+    public static final Setting<Integer> REGION_REPLICAS = new Setting<>("regionReplicas", Integer.class, 1,
+            "count, 1-3", "`REGION_REPLICATION` of the sessions table the store creates (checked on an existing one): "
+                    + "replicas beyond the first are read-only copies on other region servers for `timelineReads`. They "
+                    + "follow the primary only where the region servers run region replica replication (see Region "
+                    + "replicas and timeline reads).", Integer::valueOf, Range.between(1, 3));
+    public static final Setting<Boolean> TIMELINE_READS = new Setting<>("timelineReads", Boolean.class, false,
+            "`true`, `false`", "A load the primary replica does not answer within `timelineReadAfterMillis` may be "
+                    + "answered by a secondary, possibly stale; writes, and every read that decides one, still need the "
+                    + "primary. Needs `regionReplicas` >= 2.", Setting::parseBoolean, Range.any());
+    public static final Setting<Long> TIMELINE_READ_AFTER_MILLIS = new Setting<>("timelineReadAfterMillis", Long.class,
+            50L, "milliseconds, 1-60000", "With `timelineReads`: how long a load waits for the primary before asking "
+                    + "the secondaries too (the client's `hbase.client.primaryCallTimeout.get`). Below "
+                    + "`operationTimeoutMillis`.", Long::valueOf, Range.between(1, 60_000));
+
     private final String name;
     private final Class<T> type;
     private final T defaultValue;

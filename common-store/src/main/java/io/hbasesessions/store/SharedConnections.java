@@ -19,10 +19,12 @@ final class SharedConnections {
     private static final Map<Key, Shared> OPEN = new HashMap<>();
 
     /** What makes two configurations need different connections. */
-    private record Key(Optional<Path> hbaseSite, Optional<String> zookeeperQuorum, long operationTimeoutMillis) {
+    private record Key(Optional<Path> hbaseSite, Optional<String> zookeeperQuorum, long operationTimeoutMillis,
+            long timelineReadAfterMillis) {
         static Key of(StoreSettings settings) {
             return new Key(settings.find(Setting.HBASE_SITE).map(Path::toAbsolutePath),
-                    settings.find(Setting.ZOOKEEPER_QUORUM), settings.get(Setting.OPERATION_TIMEOUT_MILLIS));
+                    settings.find(Setting.ZOOKEEPER_QUORUM), settings.get(Setting.OPERATION_TIMEOUT_MILLIS),
+                    settings.get(Setting.TIMELINE_READ_AFTER_MILLIS));
         }
     }
 

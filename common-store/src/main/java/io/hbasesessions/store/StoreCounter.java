@@ -14,10 +14,14 @@ public enum StoreCounter {
             + "attribute class filter or the deny list refuses, or a claim beyond the decoding bounds."),
     FORGED_STATES("forgedStates", "Lookups that found a state cell failing stateProtection (unprotected, an unknown "
             + "key, changed, or moved from another row or version): treated as absent."),
+    STALE_READS("staleReads", "Loads answered by a secondary region replica (timelineReads) because the primary did "
+            + "not answer within timelineReadAfterMillis."),
     CREATES("creates", "New sessions stored."),
     FULL_WRITES("fullWrites", "Saves that wrote changed attributes or metadata."),
     TOUCHES("touches", "Saves that only moved the last access time (debounced)."),
     TOUCHES_SKIPPED("touchesSkipped", "Accesses not written because the last touch is recent enough."),
+    TOUCHES_DEFERRED("touchesDeferred", "Due touches of a session loaded from a secondary replica that the primary did "
+            + "not take in time: left to a later request; the request itself succeeds."),
     UNCHANGED_SAVES("unchangedSaves", "Saves that had nothing to write."),
     CONFLICTS("conflicts", "Saves that found another writer's newer version."),
     CONFLICT_RETRIES("conflictRetries", "Extra attempts after a conflict."),

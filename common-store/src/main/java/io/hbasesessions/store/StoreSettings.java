@@ -70,6 +70,24 @@ public final class StoreSettings {
         return "StoreSettings" + asNamedValues();
     }
 
+    /**
+     * Timeline reads without a secondary replica gain nothing, and HBase's client then logs a warning on
+     * every load: a configuration error, found at start rather than in the first outage.
+     */
+    private static List<String> timelineReadProblems(StoreSettings settings) {
+        List<String> problems = new ArrayList<>();
+        if (settings.get(Setting.REGION_REPLICAS) < 2) {
+            problems.add("timelineReads=true needs regionReplicas=2 or 3 (a secondary replica to read from), not "
+                    + settings.get(Setting.REGION_REPLICAS));
+        }
+        if (settings.get(Setting.TIMELINE_READ_AFTER_MILLIS) >= settings.get(Setting.OPERATION_TIMEOUT_MILLIS)) {
+            problems.add("timelineReadAfterMillis=" + settings.get(Setting.TIMELINE_READ_AFTER_MILLIS)
+                    + " must be below operationTimeoutMillis=" + settings.get(Setting.OPERATION_TIMEOUT_MILLIS)
+                    + ", or a load times out before a secondary is asked");
+        }
+        return problems;
+    }
+
     public static final class Builder {
         private final Map<Setting<?>, Object> values = new LinkedHashMap<>();
 
@@ -138,6 +156,9 @@ public final class StoreSettings {
                     && settings.find(Setting.STATE_KEY_FILE).isEmpty()) {
                 problems.add("stateProtection=" + Setting.STATE_PROTECTION.format(settings.get(Setting.STATE_PROTECTION))
                         + " needs stateKeyFile (a file of base64 keys, one per line: openssl rand -base64 32 > keys)");
+            }
+            if (settings.get(Setting.TIMELINE_READS)) {
+                timelineReadProblems(settings).forEach(problems::add);
             }
             if (!problems.isEmpty()) {
                 throw new StoreConfigurationException("Invalid hbase-sessions configuration: " + String.join("; ", problems));

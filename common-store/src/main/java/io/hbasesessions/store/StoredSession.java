@@ -20,15 +20,17 @@ public final class StoredSession {
     private long version;
     /** The pessimistic lease the load took and the next save gives back, or null. */
     private String leaseToken;
+    private volatile boolean stale;
 
     StoredSession(SessionRecord record, StoredState state, long version, SessionAttributes attributes,
-            String leaseToken, boolean transientSession) {
+            String leaseToken, boolean transientSession, boolean stale) {
         this.record = Objects.requireNonNull(record, "record");
         this.state = Objects.requireNonNull(state, "state");
         this.version = version;
         this.attributes = attributes;
         this.leaseToken = leaseToken;
         this.transientSession = transientSession;
+        this.stale = stale;
     }
 
     /** The session's metadata as last read from or written to the store. */
@@ -59,6 +61,15 @@ public final class StoredSession {
         transientSession = true;
     }
 
+    /**
+     * True while this copy comes from a secondary region replica ({@code timelineReads}): it may miss the
+     * primary's latest writes, even its deletion. A save still writes only over the primary's version, so a
+     * session revoked or invalidated meanwhile is never written back; a successful save makes it false.
+     */
+    public boolean isStale() {
+        return stale;
+    }
+
     /** The user "log out everywhere" finds this session under, as last stored. */
     public Optional<String> indexedUser() {
         return state.indexedUser();
@@ -84,11 +95,12 @@ public final class StoredSession {
         this.record = newRecord;
         this.state = write.state();
         this.version = write.version();
+        this.stale = false;
         attributes.rebase(write.state().attributeBytes(), changes);
     }
 
     @Override
     public String toString() {
-        return "StoredSession[version=" + version + ", " + record + "]";
+        return "StoredSession[version=" + version + (stale ? ", stale" : "") + ", " + record + "]";
     }
 }

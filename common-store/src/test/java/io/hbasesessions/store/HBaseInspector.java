@@ -9,6 +9,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -32,6 +33,20 @@ public final class HBaseInspector implements AutoCloseable {
     public Result row(String table, byte[] rowKey) {
         try (Table t = connection.getTable(TableName.valueOf(table))) {
             return t.get(new Get(rowKey));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The rows as replica {@code replicaId} of their regions holds them (0 is the primary), in the order of
+     * {@code rowKeys}: what a secondary would answer a timeline read with.
+     */
+    public List<Result> rowsOfReplica(String table, List<byte[]> rowKeys, int replicaId) {
+        List<Get> gets = rowKeys.stream()
+                .map(row -> new Get(row).setConsistency(Consistency.TIMELINE).setReplicaId(replicaId)).toList();
+        try (Table t = connection.getTable(TableName.valueOf(table))) {
+            return List.of(t.get(gets));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -135,6 +135,19 @@ class SessionTablesTest {
         assertTrue(message.contains("or set createTable=true"), message);
     }
 
+    /** Only the sessions table has replicas: the index is read only where the primary must answer. */
+    @Test
+    void theCreateCommandGivesTheSessionsTableItsReplicas(EmbeddedHBase server, TestNamespace namespace) {
+        StoreSettings settings = tables(server, namespace, "absent_replicated").set(Setting.CREATE_TABLE, false)
+                .set(Setting.REGION_REPLICAS, 2).build();
+
+        String message = assertThrows(StoreConfigurationException.class, () -> TestStores.open(settings)).getMessage();
+        assertTrue(message.contains("create '" + settings.get(Setting.TABLE) + "', " + FAMILY_SPEC
+                + ", {SPLITS => [\"\\x80\"], REGION_REPLICATION => 2}"), message);
+        assertTrue(message.contains("create '" + settings.get(Setting.INDEX_TABLE) + "', " + FAMILY_SPEC
+                + ", {SPLITS => [\"\\x80\"]}"), message);
+    }
+
     /** Tables of the first release lack NEW_VERSION_BEHAVIOR: the store says so, with the alter that migrates them. */
     @Test
     void schemaDifferencesAreAllListedWithTheAlterThatFixesThem(EmbeddedHBase server, TestNamespace namespace)

@@ -34,7 +34,8 @@ class StoreSettingsTest {
                 .set("operationTimeoutMillis", "2000").set("failMode", "new-session").set("serializer", "java")
                 .set("maxSessionBytes", "2048").set("createTable", "FALSE").set("principalAttribute", "user")
                 .set("attributeClassFilter", "com\\.shop\\..*").set("stateProtection", "encrypt")
-                .set("stateKeyFile", "/etc/sessions/keys").build();
+                .set("stateKeyFile", "/etc/sessions/keys").set("regionReplicas", "2").set("timelineReads", "true")
+                .set("timelineReadAfterMillis", "20").build();
         assertEquals(4, settings.get(Setting.REGIONS));
         assertEquals(LockingMode.PESSIMISTIC, settings.get(Setting.LOCKING_MODE));
         assertEquals(WriteDurability.FSYNC_WAL, settings.get(Setting.WRITE_DURABILITY));
@@ -42,6 +43,9 @@ class StoreSettingsTest {
         assertEquals(false, settings.get(Setting.CREATE_TABLE));
         assertEquals("user", settings.get(Setting.PRINCIPAL_ATTRIBUTE));
         assertEquals(StateProtection.ENCRYPT, settings.get(Setting.STATE_PROTECTION));
+        assertEquals(2, settings.get(Setting.REGION_REPLICAS));
+        assertEquals(true, settings.get(Setting.TIMELINE_READS));
+        assertEquals(20L, settings.get(Setting.TIMELINE_READ_AFTER_MILLIS));
         assertEquals("pessimistic", settings.asNamedValues().get("lockingMode"));
         assertEquals("com\\.shop\\..*", settings.asNamedValues().get("attributeClassFilter"));
         assertEquals(Setting.all().size() - 1, settings.asNamedValues().size(), "all but hbaseSite have a value");
@@ -58,6 +62,19 @@ class StoreSettingsTest {
         assertMessage(() -> minimal().set("attributeClassFilter", "java.lang.(String"), "attributeClassFilter",
                 "not a regular expression");
         assertMessage(() -> minimal().set("noSuchSetting", "x"), "Unknown setting 'noSuchSetting'", "zookeeperQuorum");
+        assertMessage(() -> minimal().set("regionReplicas", "4"), "regionReplicas", "between 1 and 3");
+    }
+
+    /** Without a secondary, timeline reads would only add a warning of HBase's client to every load. */
+    @Test
+    void timelineReadsNeedASecondaryReplicaAndABoundBelowTheOperationTimeout() {
+        assertMessage(() -> minimal().set("timelineReads", "true").build(),
+                "timelineReads=true needs regionReplicas=2 or 3", "not 1");
+        assertMessage(() -> minimal().set("timelineReads", "true").set("regionReplicas", "2")
+                .set("timelineReadAfterMillis", "5000").build(),
+                "timelineReadAfterMillis=5000 must be below operationTimeoutMillis=5000");
+        assertEquals(3, minimal().set("regionReplicas", "3").set("timelineReads", "true").build()
+                .get(Setting.REGION_REPLICAS));
     }
 
     @Test
