@@ -1,5 +1,6 @@
 package io.hbasesessions.store;
 
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,6 +32,8 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
  * primary, so a replica of it would cost memory and replication and serve no read.
  */
 final class SessionTables {
+
+    private static final System.Logger LOG = System.getLogger(SessionStore.class.getName());
 
     private static final int VERSIONS = 1;
     private static final BloomType BLOOM = BloomType.ROW;
@@ -115,12 +118,30 @@ final class SessionTables {
                     + String.join("; ", differences) + ". Fix it in the HBase shell with\n  alter '" + name + "', "
                     + familySpec());
         }
-        if (isSessionsTable(name) && table.getRegionReplication() != regionReplication(name)) {
-            // HBase 2.6 changes REGION_REPLICATION of an enabled table: new replicas are opened, excess ones closed.
-            problems.add("Table '" + name + "' has REGION_REPLICATION " + table.getRegionReplication()
-                    + ", regionReplicas needs " + regionReplication(name) + ". Fix it in the HBase shell with\n  alter '"
-                    + name + "', {REGION_REPLICATION => " + regionReplication(name) + "}\n(the table stays enabled), "
-                    + "or set regionReplicas to the table's count.");
+        if (isSessionsTable(name)) {
+            checkReplication(name, table.getRegionReplication(), problems);
+        }
+    }
+
+    /**
+     * Replicas are read-only copies, not part of what sessions need: a table with another count is used as
+     * it is (an operator may alter it before every node's {@code regionReplicas} says so), unless
+     * {@code timelineReads} would have no secondary to read from.
+     */
+    private void checkReplication(TableName name, int actual, List<String> problems) {
+        int wanted = regionReplication(name);
+        if (actual == wanted) {
+            return;
+        }
+        // HBase 2.6 changes REGION_REPLICATION of an enabled table: new replicas are opened, excess ones closed.
+        String fix = "alter '" + name + "', {REGION_REPLICATION => " + wanted + "}";
+        if (actual < 2 && settings.get(Setting.TIMELINE_READS)) {
+            problems.add("Table '" + name + "' has REGION_REPLICATION " + actual + ": timelineReads needs a secondary "
+                    + "replica to read from. Fix it in the HBase shell with\n  " + fix + "\n(the table stays enabled), "
+                    + "or set timelineReads=false.");
+        } else {
+            LOG.log(Level.WARNING, "Table ''{0}'' has REGION_REPLICATION {1} and regionReplicas is {2}: the store uses "
+                    + "the table as it is. To change the table, run in the HBase shell  {3}", name, actual, wanted, fix);
         }
     }
 

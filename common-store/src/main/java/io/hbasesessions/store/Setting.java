@@ -94,7 +94,8 @@ public final class Setting<T> {
                     + "without logging anyone out.", Path::of, Range.any());
 
     public static final Setting<Integer> REGION_REPLICAS = new Setting<>("regionReplicas", Integer.class, 1,
-            "count, 1-3", "`REGION_REPLICATION` of the sessions table the store creates (checked on an existing one): "
+            "count, 1-3", "`REGION_REPLICATION` of the sessions table the store creates (an existing table's differing count is "
+                    + "logged, and refused only for `timelineReads` without a secondary): "
                     + "replicas beyond the first are read-only copies on other region servers for `timelineReads`. They "
                     + "follow the primary only where the region servers run region replica replication (see Region "
                     + "replicas and timeline reads).", Integer::valueOf, Range.between(1, 3));
