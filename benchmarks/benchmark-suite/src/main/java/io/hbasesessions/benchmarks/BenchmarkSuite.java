@@ -32,6 +32,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
 
@@ -129,19 +130,30 @@ public final class BenchmarkSuite {
     }
 
     /**
-     * HBase's default ZooKeeper session timeout, then tuned down: the full run compares them, and a
-     * shorter store bound; the smoke run takes one short run.
+     * HBase's default ZooKeeper session timeout, then tuned down, with region replicas and timeline reads,
+     * and a shorter store bound; what tuning down costs: a pause longer than the timeout becomes a crash.
+     * The smoke run takes one short run.
      */
     private static List<Scenario> failoverScenarios(Sizes sizes) {
-        Scenario hbaseDefault = new Scenario("zk90s", "ZooKeeper session timeout 90 s (HBase's default)",
-                Duration.ofSeconds(90), Map.of());
-        Scenario tuned = new Scenario("zk10s", "ZooKeeper session timeout 10 s", Duration.ofSeconds(10), Map.of());
-        Scenario tunedShortBound = new Scenario("zk10s-op1s", "10 s, operationTimeoutMillis 1000",
-                Duration.ofSeconds(10), Map.of("operationTimeoutMillis", "1000"));
+        Duration hbaseDefault = Duration.ofSeconds(90);
+        Duration tuned = Duration.ofSeconds(10);
+        Optional<Duration> pause = Optional.of(Duration.ofSeconds(15));
+        Scenario killTuned = Scenario.kill("zk10s", "ZooKeeper session timeout 10 s", tuned, Map.of());
+        Scenario pauseTuned = new Scenario("zk10s-pause", "ZooKeeper session timeout 10 s", tuned, false, Map.of(), pause);
+        Scenario killReplicated = new Scenario("zk10s-replicas", "10 s, regionReplicas 2, timelineReads", tuned, true,
+                Map.of("regionReplicas", "2", "timelineReads", "true"), Optional.empty());
         return switch (sizes) {
-            case SMOKE -> List.of(new Scenario("zk5s", "ZooKeeper session timeout 5 s", Duration.ofSeconds(5), Map.of()));
-            case QUICK -> List.of(tuned);
-            case FULL -> List.of(hbaseDefault, tuned, tunedShortBound);
+            case SMOKE -> List.of(Scenario.kill("zk5s", "ZooKeeper session timeout 5 s", Duration.ofSeconds(5), Map.of()));
+            case QUICK -> List.of(killTuned, killReplicated, pauseTuned);
+            case FULL -> List.of(
+                    Scenario.kill("zk90s", "ZooKeeper session timeout 90 s (HBase's default)", hbaseDefault, Map.of()),
+                    killTuned,
+                    killReplicated,
+                    Scenario.kill("zk10s-op1s", "10 s, operationTimeoutMillis 1000", tuned,
+                            Map.of("operationTimeoutMillis", "1000")),
+                    pauseTuned,
+                    new Scenario("zk90s-pause", "ZooKeeper session timeout 90 s (HBase's default)", hbaseDefault, false,
+                            Map.of(), pause));
         };
     }
 

@@ -5,6 +5,7 @@ import io.hbasesessions.benchmarks.http.Candidate;
 import io.hbasesessions.benchmarks.http.Candidate.Container;
 import io.hbasesessions.benchmarks.http.ControlledNode;
 import io.hbasesessions.embedded.EmbeddedHBaseCluster;
+import io.hbasesessions.embedded.EmbeddedHBaseException;
 import io.hbasesessions.testing.load.LoadRecord;
 import io.hbasesessions.testing.load.Outcome;
 import io.hbasesessions.testing.load.SessionEndpoints;
@@ -19,6 +20,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hbase.TableName;
@@ -26,16 +30,32 @@ import org.apache.hadoop.hbase.TableName;
 /**
  * Issue #13 item 3: one Tomcat and one Jetty node share the benchmark's sessions on a cluster of 3
  * region servers under a bounded open load of reads and writes (each request of a session on the other
- * node than the one before), then {@code kill -9} of the region server holding the most session regions.
- * Per second: answers by outcome, latency, the machine; the master's detection and reassignment times;
+ * node than the one before), then a fault of the region server holding the most session regions:
+ * {@code kill -9}, or a pause ({@code SIGSTOP}, then {@code SIGCONT}) to show what a short ZooKeeper
+ * session timeout costs. Per second: answers by outcome, latency, the machine; the master's detection and reassignment times;
  * afterwards every session is read back on both nodes against the writes acknowledged to it. Each
  * {@link Scenario} runs on a fresh cluster; the timelines are written as {@code failover-<name>.tsv} and
  * listed in {@code failover.charts}, from which run.sh draws {@code failover-<name>.png}.
  */
 public final class FailoverBenchmark {
 
-    /** One run: the cluster's ZooKeeper session timeout, and the store settings it adds to the defaults. */
-    public record Scenario(String name, String label, Duration zookeeperSessionTimeout, Map<String, String> storeSettings) {
+    /**
+     * One run: the cluster's ZooKeeper session timeout, whether its region servers replicate to region
+     * replicas, the store settings it adds to the defaults, and the fault: {@code kill -9}, or with
+     * {@code pause} a {@code SIGSTOP} of that long (a GC pause, a frozen VM) before {@code SIGCONT}.
+     */
+    public record Scenario(String name, String label, Duration zookeeperSessionTimeout, boolean regionReplicaReplication,
+            Map<String, String> storeSettings, Optional<Duration> pause) {
+
+        /** A {@code kill -9} run. */
+        public static Scenario kill(String name, String label, Duration zookeeperSessionTimeout,
+                Map<String, String> storeSettings) {
+            return new Scenario(name, label, zookeeperSessionTimeout, false, storeSettings, Optional.empty());
+        }
+
+        String fault() {
+            return pause.map(length -> "SIGSTOP for " + length.toSeconds() + " s").orElse("kill -9");
+        }
     }
 
     /** The benchmark WAR's operations and the visit counter every answer shows. */
@@ -51,6 +71,12 @@ public final class FailoverBenchmark {
     private static final Duration CLUSTER_WAIT = Duration.ofMinutes(4);
     private static final int VERIFY_ATTEMPTS = 10;
     private static final Duration VERIFY_PAUSE = Duration.ofSeconds(1);
+    /** How long after resuming a paused region server the master may still expire it. */
+    private static final Duration ABORT_WAIT = Duration.ofSeconds(15);
+    private static final String FAULT = "fault";
+    private static final String RESUMED = "resumed";
+    private static final String EXPIRED = "expired";
+    private static final String REASSIGNED = "reassigned";
 
     private final Path work;
     private final Path output;
@@ -86,15 +112,16 @@ public final class FailoverBenchmark {
     }
 
     public void run(Report report) throws Exception {
-        report.heading("5. Failover: kill -9 of a region server under HTTP load");
+        report.heading("5. Failover: a region server killed or paused under HTTP load");
         report.note(String.format(Locale.ROOT, "A cluster of %d region servers (ZooKeeper, master and region servers each a "
                 + "JVM on this machine, distributed mode on the local file system), the sessions table pre-split in %d "
                 + "regions and balanced; one Tomcat and one Jetty node with the HBase store; %,d sessions under an open "
                 + "load of %.0f requests/s (%.0f %% writes, SYNC_WAL), each request of a session on the other node than "
-                + "the one before. After %d s, kill -9 of the region server holding the most session regions; the load "
-                + "goes on until %d s after every region is assigned again, then each session is read back on both nodes "
-                + "(a write acknowledged with 2xx must be there). Times are from the kill.", REGION_SERVERS, REGIONS,
-                sessions, requestsPerSecond, WRITE_SHARE * 100, steady.toSeconds(), steady.toSeconds()));
+                + "the one before. After %d s, the fault on the region server holding the most session regions (kill -9, "
+                + "or SIGSTOP for a while, then SIGCONT); the load goes on until %d s after every region is served again, "
+                + "then each session is read back on both nodes (a write acknowledged with 2xx must be there). Times are "
+                + "from the fault.", REGION_SERVERS, REGIONS, sessions, requestsPerSecond, WRITE_SHARE * 100,
+                steady.toSeconds(), steady.toSeconds()));
         List<List<String>> rows = new ArrayList<>();
         List<String> charts = new ArrayList<>();
         for (Scenario scenario : scenarios) {
@@ -102,17 +129,21 @@ public final class FailoverBenchmark {
             rows.add(run.row());
             charts.add(run.chart());
             if (!run.verification().everyAcknowledgedWriteReadBack() || run.record().writesSeenLost() > 0) {
-                report.note("**Acknowledged writes were lost in run '" + scenario.label() + "'**: " + run.verification()
-                        + "; during the load: " + run.record().violations());
+                report.note(String.format(Locale.ROOT, "**Acknowledged writes were lost in run '%s, %s'** (times from "
+                        + "the load's start; the fault at %.1f s): %s; during the load: %s", scenario.label(),
+                        scenario.fault(), run.record().secondsFromStart(FAULT), run.verification(),
+                        run.record().violations()));
             }
         }
-        report.table(List.of("run", "requests", "failed (by status)", "failed reads / writes", "expired (s)",
+        report.table(List.of("run", "fault", "requests", "failed (by status)", "failed reads / writes", "expired (s)",
                 "reassigned (s)", "last failure (s)", "slowest failed answer (ms)", "p99 during recovery (ms)",
-                "acknowledged writes", "lost", "stale reads", "CPU busy, max load average"), rows);
-        report.note("expired: the master counts the killed region server dead (its ZooKeeper session expired); "
-                + "reassigned: every region of the table is open again; last failure: when the last failed request was "
-                + "sent; p99 during recovery: of every request sent from the kill to the reassignment; lost: sessions "
-                + "whose counter, read back on a node, is below the last value a write was acknowledged with (must be 0); "
+                "acknowledged writes", "lost: sessions / writes seen", "stale reads", "CPU busy, max load average"), rows);
+        report.note("expired: the master counts the region server dead (its ZooKeeper session expired); reassigned: "
+                + "every region of the table is open again elsewhere (a paused region server that was not expired keeps "
+                + "its regions); last failure: when the last failed request was sent; p99 during recovery: of "
+                + "every request sent from the fault until the regions were reassigned or the server resumed; lost: sessions "
+                + "whose counter, read back on a node, is below the last value a write was acknowledged with, and writes "
+                + "whose answer showed a counter that missed an earlier acknowledged write (both must be 0); "
                 + "stale reads: reads during the load that showed an older counter than an acknowledged write; CPU busy: "
                 + "the machine's mean over the whole run. Timelines: failover-<run>.tsv and .png.");
         Files.write(output.resolve("failover.charts"), charts);
@@ -124,6 +155,7 @@ public final class FailoverBenchmark {
                 .dataDirectory(directory.resolve("hbase"))
                 .regionServers(REGION_SERVERS)
                 .zookeeperSessionTimeout(scenario.zookeeperSessionTimeout())
+                .regionReplicaReplication(scenario.regionReplicaReplication())
                 .build()
                 .start()) {
             Map<String, String> settings = baseSettings(cluster.zookeeperQuorum() + ":" + cluster.zookeeperPort());
@@ -145,42 +177,81 @@ public final class FailoverBenchmark {
 
                 load.start();
                 Thread.sleep(steady.toMillis());
-                load.mark("kill");
-                cluster.killRegionServer(victim);
-                cluster.awaitRegionServerExpired(victim, CLUSTER_WAIT);
-                load.mark("expired");
-                cluster.awaitAllRegionsAssigned(table, CLUSTER_WAIT);
-                load.mark("reassigned");
+                load.mark(FAULT);
+                CompletableFuture<Boolean> recovery = watchRecovery(cluster, victim, table, load,
+                        scenario.pause().map(pause -> pause.plus(ABORT_WAIT)).orElse(CLUSTER_WAIT));
+                injectFault(scenario, cluster, victim, load);
+                boolean crashed = recovery.get();
                 Thread.sleep(steady.toMillis());
+                boolean victimRuns = cluster.isRegionServerRunning(victim);
                 LoadRecord record = load.stop();
                 Verification verification = load.verify(VERIFY_ATTEMPTS, VERIFY_PAUSE);
-                Path timeline = record.writeTimeline(output.resolve("failover-" + scenario.name() + ".tsv"), "kill");
-                return new Run(scenario, regions, victim, record, verification, timeline);
+                Path timeline = record.writeTimeline(output.resolve("failover-" + scenario.name() + ".tsv"), FAULT);
+                return new Run(scenario, crashed, victimRuns, record, verification, timeline);
             }
         }
     }
 
-    private record Run(Scenario scenario, Map<Integer, Integer> regions, int victim, LoadRecord record,
-            Verification verification, Path timeline) {
+    /**
+     * Marks when the master expires the region server and when all regions are assigned again, while the
+     * fault goes on (a paused server may be expired, and its regions moved, before it resumes); completes
+     * with false if it is not expired within {@code expiryWait}.
+     */
+    private static CompletableFuture<Boolean> watchRecovery(EmbeddedHBaseCluster cluster, int victim, TableName table,
+            VerifiedLoad load, Duration expiryWait) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                cluster.awaitRegionServerExpired(victim, expiryWait);
+            } catch (EmbeddedHBaseException notExpired) {
+                return false;
+            }
+            load.mark(EXPIRED);
+            cluster.awaitAllRegionsAssigned(table, CLUSTER_WAIT);
+            load.mark(REASSIGNED);
+            return true;
+        });
+    }
+
+    /** Kills the region server, or suspends it for the scenario's pause and resumes it. */
+    private static void injectFault(Scenario scenario, EmbeddedHBaseCluster cluster, int victim, VerifiedLoad load)
+            throws InterruptedException {
+        if (scenario.pause().isEmpty()) {
+            cluster.killRegionServer(victim);
+            return;
+        }
+        cluster.suspendRegionServer(victim);
+        try {
+            Thread.sleep(scenario.pause().get().toMillis());
+        } finally {
+            cluster.resumeRegionServer(victim);
+        }
+        load.mark(RESUMED);
+    }
+
+    /** {@code crashed}: the master expired the region server; {@code victimRuns}: its process runs at the end. */
+    private record Run(Scenario scenario, boolean crashed, boolean victimRuns, LoadRecord record, Verification verification,
+            Path timeline) {
 
         List<String> row() {
             Predicate<Outcome> failed = outcome -> !outcome.succeeded();
-            long kill = record.nanosOf("kill");
-            long reassigned = record.nanosOf("reassigned");
-            Predicate<Outcome> duringRecovery = outcome -> outcome.startNanos() >= kill && outcome.startNanos() <= reassigned;
-            return Report.cells(scenario.label(),
+            long fault = record.nanosOf(FAULT);
+            long recovered = record.nanosOf(crashed ? REASSIGNED : RESUMED);
+            Predicate<Outcome> duringRecovery = outcome -> outcome.startNanos() >= fault && outcome.startNanos() <= recovered;
+            String fate = scenario.pause().isEmpty() ? "" : (crashed ? ", expired" : ", not expired")
+                    + (victimRuns ? ", serves on" : ", aborted when resumed");
+            return Report.cells(scenario.label(), scenario.fault() + fate,
                     Report.count(record.outcomes().size()),
                     Report.count(record.count(failed)) + " " + record.failuresByStatus(),
                     Report.count(record.count(failed.and(outcome -> !outcome.write()))) + " / "
                             + Report.count(record.count(failed.and(Outcome::write))),
-                    Report.number(record.secondsBetween("kill", "expired")),
-                    Report.number(record.secondsBetween("kill", "reassigned")),
-                    record.lastFailureAfter("kill").map(Report::number).orElse("none failed"),
+                    crashed ? Report.number(record.secondsBetween(FAULT, EXPIRED)) : "not expired",
+                    crashed ? Report.number(record.secondsBetween(FAULT, REASSIGNED)) : "none moved",
+                    record.lastFailureAfter(FAULT).map(Report::number).orElse("none failed"),
                     Report.number(record.maxLatencyMillis(failed)),
                     Report.number(record.latencyPercentileMillis(duringRecovery, 99)),
                     Report.count(verification.acknowledgedWrites()),
-                    Report.count(verification.lost().size() + verification.unreadable().size()
-                            + record.writesSeenLost()),
+                    Report.count(verification.lost().size() + verification.unreadable().size()) + " / "
+                            + Report.count(record.writesSeenLost()),
                     Report.count(record.staleReads()),
                     String.format(Locale.ROOT, "%.0f %%, %.2f", record.meanCpuLoadBetween("start", "stop") * 100,
                             record.maxLoadAverageBetween("start", "stop")));
@@ -189,9 +260,14 @@ public final class FailoverBenchmark {
         /** The gnuplot variables of this run's chart: one line of failover.charts. */
         String chart() {
             Path png = timeline.resolveSibling(timeline.getFileName().toString().replace(".tsv", ".png"));
-            return String.format(Locale.ROOT, "data='%s'; out='%s'; heading='%s'; expired=%.1f; reassigned=%.1f",
-                    timeline, png, scenario.label().replace("'", ""), record.secondsBetween("kill", "expired"),
-                    record.secondsBetween("kill", "reassigned"));
+            StringJoiner marks = new StringJoiner(" ");
+            List<String> events = new ArrayList<>(crashed ? List.of(EXPIRED, REASSIGNED) : List.of());
+            scenario.pause().ifPresent(pause -> events.add(RESUMED));
+            for (String event : events) {
+                marks.add(String.format(Locale.ROOT, "%s:%.1f", event, record.secondsBetween(FAULT, event)));
+            }
+            return String.format(Locale.ROOT, "data='%s'; out='%s'; heading='%s'; fault='%s'; marks='%s'", timeline, png,
+                    scenario.label().replace("'", ""), scenario.fault(), marks);
         }
     }
 }

@@ -49,6 +49,11 @@ public record LoadRecord(long startNanos, long stopNanos, List<Outcome> outcomes
                 .orElseThrow(() -> new NoSuchElementException("No mark '" + event + "' in " + marks)).nanos();
     }
 
+    /** Seconds from the load's start to {@code event}. */
+    public double secondsFromStart(String event) {
+        return (nanosOf(event) - startNanos) / 1e9;
+    }
+
     /** Seconds from {@code event} to {@code later}. */
     public double secondsBetween(String event, String later) {
         return (nanosOf(later) - nanosOf(event)) / 1e9;

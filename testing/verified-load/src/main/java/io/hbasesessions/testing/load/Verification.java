@@ -3,9 +3,9 @@ package io.hbasesessions.testing.load;
 import java.util.List;
 
 /**
- * What reading every session back on every node found. A session is lost when its counter, after the
- * retries, stays below the last value a write was acknowledged with (or the session is gone); it is
- * unreadable when no read of it succeeded. {@code staleReadsRetried} counts reads that first showed an
+ * What reading every session back on every node found, one entry per session. A session is lost when its
+ * counter on a node, after the retries, stays below the last value a write was acknowledged with (or the
+ * session is gone); it is unreadable when no read of it on a node succeeded. {@code staleReadsRetried} counts reads that first showed an
  * older counter and a later one the acknowledged value (a secondary replica behind its primary).
  */
 public record Verification(int sessions, int nodes, long acknowledgedWrites, List<String> lost, List<String> unreadable,

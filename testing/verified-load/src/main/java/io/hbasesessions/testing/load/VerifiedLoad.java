@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.Queue;
@@ -104,6 +105,7 @@ public final class VerifiedLoad {
                     failures.add("session " + session.number + ": create answered " + created.status + " " + created.body);
                 } else {
                     session.acknowledged = 1;
+                    session.acknowledgedNanos = System.nanoTime();
                     session.attempted = 1;
                 }
             }
@@ -161,8 +163,16 @@ public final class VerifiedLoad {
         AtomicLong staleRetried = new AtomicLong();
         runOnClients(client -> {
             for (TrackedSession session : owned(client)) {
+                List<String> lostOn = new ArrayList<>();
+                List<String> unreadableOn = new ArrayList<>();
                 for (int node = 0; node < apps.size(); node++) {
-                    verify(session, node, attempts, pause, lost, unreadable, staleRetried);
+                    verify(session, node, attempts, pause, lostOn, unreadableOn, staleRetried);
+                }
+                if (!lostOn.isEmpty()) {
+                    lost.add(describe(session) + ": " + String.join("; ", lostOn));
+                }
+                if (!unreadableOn.isEmpty()) {
+                    unreadable.add(describe(session) + ": " + String.join("; ", unreadableOn));
                 }
             }
         });
@@ -195,7 +205,13 @@ public final class VerifiedLoad {
             sawOlder |= counter < session.acknowledged;
             last = "counter " + counter + " outside [" + session.acknowledged + ", " + session.attempted + "]";
         }
-        (answered ? lost : unreadable).add("session " + session.number + " on node " + node + ": " + last);
+        (answered ? lost : unreadable).add("node " + node + " " + last);
+    }
+
+    /** The session, and when its last acknowledged write was answered, in seconds from the load's start. */
+    private String describe(TrackedSession session) {
+        return String.format(Locale.ROOT, "session %d (last write acknowledged at %.1f s)", session.number,
+                (session.acknowledgedNanos - startNanos) / 1e9);
     }
 
     private void dispatch() {
@@ -250,10 +266,11 @@ public final class VerifiedLoad {
         }
         if (counter <= session.acknowledged) {
             writesSeenLost.addAndGet(session.acknowledged - counter + 1);
-            violation("session " + session.number + ": a write on node " + node + " answered counter " + counter
+            violation(describe(session) + ": a write on node " + node + " answered counter " + counter
                     + " after a write was acknowledged with " + session.acknowledged);
         }
         session.acknowledged = counter;
+        session.acknowledgedNanos = System.nanoTime();
         acknowledgedWrites.incrementAndGet();
     }
 
@@ -357,6 +374,7 @@ public final class VerifiedLoad {
         final AtomicBoolean inFlight = new AtomicBoolean();
         String cookie;
         int acknowledged;
+        long acknowledgedNanos;
         int attempted;
         int requests;
 
