@@ -101,6 +101,9 @@ final class SaveOperation {
             }
             long newerVersion = newer.get().version();
             boolean othersWrote = newerVersion != session.version();
+            if (othersWrote && session.isStale() && plan.kind() != SavePlan.Kind.TOUCH) {
+                throw staleBase(newerVersion);
+            }
             if (othersWrote && with.lockingMode() == LockingMode.PESSIMISTIC && plan.collidesWith(newer.get().state())) {
                 throw new SessionConflictException(key.shortHex());
             }
@@ -119,6 +122,18 @@ final class SaveOperation {
         }
         throw new StoreUnavailableException("Other writers kept changing this session; the save gave up within "
                 + "operationTimeoutMillis=" + deadline.budgetMillis(), key.shortHex(), null);
+    }
+
+    /**
+     * A copy read from a secondary that was behind: the request's changes may derive from values it never
+     * saw (a counter read stale and incremented would undo an acknowledged write), so unlike a conflict
+     * with a concurrent writer they are not merged. The request fails as if the primary had not answered.
+     */
+    private StoreUnavailableException staleBase(long primaryVersion) {
+        with.counters().increment(StoreCounter.ERRORS);
+        return new StoreUnavailableException("This request read the session from a secondary replica that was behind "
+                + "the primary (version " + session.version() + ", the primary has " + primaryVersion + "): its changes "
+                + "may derive from values it never saw, so they are not saved", key.shortHex(), null);
     }
 
     private Optional<SessionRow> readLive() {
