@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark suite in one command (see docs/benchmarks.md):
-#   benchmarks/run.sh --quick   # every part, small sizes: about 5 minutes once built
-#   benchmarks/run.sh --full    # the published run: about 20 minutes
+#   benchmarks/run.sh --quick   # every part, small sizes: about 8 minutes once built
+#   benchmarks/run.sh --full    # the published run: about 35 minutes
 # Further options go to the suite, e.g. --profile (JFR profiles of HBase and the nodes in the work directory)
 # or --parts failover (only the region server failover runs).
 # Installs what it needs from the operating system's packages (redis-server, postgresql, wrk, gnuplot),

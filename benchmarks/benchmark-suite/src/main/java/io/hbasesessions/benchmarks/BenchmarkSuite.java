@@ -146,13 +146,13 @@ public final class BenchmarkSuite {
             case SMOKE -> List.of(Scenario.kill("zk5s", "ZooKeeper session timeout 5 s", Duration.ofSeconds(5), Map.of()));
             case QUICK -> List.of(killTuned, killReplicated, pauseTuned);
             case FULL -> List.of(
-                    Scenario.kill("zk90s", "ZooKeeper session timeout 90 s (HBase's default)", hbaseDefault, Map.of()),
+                    Scenario.kill("zk90s", "ZooKeeper session timeout 90 s (the HBase default)", hbaseDefault, Map.of()),
                     killTuned,
                     killReplicated,
                     Scenario.kill("zk10s-op1s", "10 s, operationTimeoutMillis 1000", tuned,
                             Map.of("operationTimeoutMillis", "1000")),
                     pauseTuned,
-                    new Scenario("zk90s-pause", "ZooKeeper session timeout 90 s (HBase's default)", hbaseDefault, false,
+                    new Scenario("zk90s-pause", "ZooKeeper session timeout 90 s (the HBase default)", hbaseDefault, false,
                             Map.of(), pause));
         };
     }

@@ -154,6 +154,21 @@ public record LoadRecord(long startNanos, long stopNanos, List<Outcome> outcomes
         return Files.write(file, lines);
     }
 
+    /**
+     * Every request as tab-separated values: when it was sent (seconds from {@code event}), its latency,
+     * node, whether it wrote, and its status; for looking into one run.
+     */
+    public Path writeOutcomes(Path file, String event) throws IOException {
+        long zero = nanosOf(event);
+        List<String> lines = new ArrayList<>(List.of("sent_s\tlatency_ms\tnode\twrite\tstatus"));
+        for (Outcome outcome : outcomes) {
+            lines.add(String.format(Locale.ROOT, "%.3f\t%.1f\t%d\t%b\t%d", (outcome.startNanos() - zero) / 1e9,
+                    outcome.latencyMillis(), outcome.node(), outcome.write(), outcome.status()));
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        return Files.write(file, lines);
+    }
+
     private static double percentile(double[] sorted, double percentile) {
         if (sorted.length == 0) {
             return 0;

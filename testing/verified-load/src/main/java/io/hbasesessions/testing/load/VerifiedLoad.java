@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * is checked. Each session holds a counter ({@link SessionEndpoints}). Requests go out at a fixed total
  * rate whatever the answers do (an open load, as independent users send them): each to the next session
  * in turn that has no request in flight (a session's requests follow one another, as one browser's do),
- * and each request of a session to the next node in turn. A write adds one to the counter; the value its
+ * and each request of a session to the next node in turn (sessions start on different nodes, so that the
+ * sessions in one phase of the round do not all go to one node). A write adds one to the counter; the value its
  * 2xx answer shows is then acknowledged. A write without an answer may or may not have been stored, so
  * a session's counter must end between its last acknowledged value and the number of writes sent to it.
  * {@code clients} threads create the sessions and read them back; the load itself is sent asynchronously.
@@ -51,6 +52,8 @@ public final class VerifiedLoad {
     private static final Pattern SESSION_COOKIE = Pattern.compile("(?i)^\\s*JSESSIONID=([^;]*)");
     private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
     private static final int MAX_VIOLATIONS_KEPT = 20;
+    private static final int CREATE_ATTEMPTS = 5;
+    private static final long CREATE_PAUSE_MILLIS = 500;
 
     private final List<URI> apps;
     private final SessionEndpoints endpoints;
@@ -91,22 +94,27 @@ public final class VerifiedLoad {
     }
 
     /**
-     * Creates every session, the sessions in turn on each node, by {@code clients} threads.
+     * Creates every session, the sessions in turn on each node, by {@code clients} threads. A create
+     * that fails is tried again, up to {@value #CREATE_ATTEMPTS} times {@value #CREATE_PAUSE_MILLIS} ms
+     * apart: the first requests of a node that just started may outlast a short store bound while its
+     * HBase client locates the regions, which is not what a load run measures.
      *
-     * @throws IllegalStateException if a create is not answered 2xx with a cookie and a counter of 1
+     * @throws IllegalStateException if a session could not be created: no 2xx with a cookie and a counter of 1
      */
     public void createSessions() throws InterruptedException {
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
         runOnClients(client -> {
             for (TrackedSession session : owned(client)) {
-                Exchange created = send(session, session.number % apps.size(), endpoints.create());
-                OptionalInt counter = created.succeeded() ? endpoints.counterIn(created.body) : OptionalInt.empty();
-                if (session.cookie == null || counter.isEmpty() || counter.getAsInt() != 1) {
-                    failures.add("session " + session.number + ": create answered " + created.status + " " + created.body);
-                } else {
-                    session.acknowledged = 1;
-                    session.acknowledgedNanos = System.nanoTime();
-                    session.attempted = 1;
+                String failure = null;
+                for (int attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
+                    failure = create(session);
+                    if (failure == null) {
+                        break;
+                    }
+                    Thread.sleep(CREATE_PAUSE_MILLIS);
+                }
+                if (failure != null) {
+                    failures.add(failure);
                 }
             }
         });
@@ -114,6 +122,20 @@ public final class VerifiedLoad {
             throw new IllegalStateException(failures.size() + " of " + sessions.size() + " sessions were not created: "
                     + failures.subList(0, Math.min(5, failures.size())));
         }
+    }
+
+    /** Creates the session; returns what went wrong, or null. */
+    private String create(TrackedSession session) throws InterruptedException {
+        session.cookie = null;
+        Exchange created = send(session, session.number % apps.size(), endpoints.create());
+        OptionalInt counter = created.succeeded() ? endpoints.counterIn(created.body) : OptionalInt.empty();
+        if (session.cookie == null || counter.isEmpty() || counter.getAsInt() != 1) {
+            return "session " + session.number + ": create answered " + created.status + " " + created.body.strip();
+        }
+        session.acknowledged = 1;
+        session.acknowledgedNanos = System.nanoTime();
+        session.attempted = 1;
+        return null;
     }
 
     /** Starts the client threads and the machine sampler; returns at once. */
@@ -238,7 +260,7 @@ public final class VerifiedLoad {
 
     /** One request of the load; its answer is checked and recorded when it arrives. */
     private void sendAsync(TrackedSession session, boolean write) {
-        int node = session.requests++ % apps.size();
+        int node = (session.number + session.requests++) % apps.size();
         if (write) {
             session.attempted++;
         }
