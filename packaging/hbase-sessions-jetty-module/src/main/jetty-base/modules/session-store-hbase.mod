@@ -85,7 +85,7 @@ etc/sessions/hbase/session-store.xml
 ## Keys for stateProtection, one per line, each the base64 of at least 32 random bytes (openssl rand -base64 32): the first protects new writes, every one is accepted on read, so keys rotate without logging anyone out. (file path)
 # jetty.session.hbase.stateKeyFile=
 
-## REGION_REPLICATION of the sessions table the store creates (checked on an existing one): replicas beyond the first are read-only copies on other region servers for timelineReads. They follow the primary only where the region servers run region replica replication (see Region replicas and timeline reads). (count, 1-3)
+## REGION_REPLICATION of the sessions table the store creates (an existing table's differing count is logged, and refused only for timelineReads without a secondary): replicas beyond the first are read-only copies on other region servers for timelineReads. They follow the primary only where the region servers run region replica replication (see Region replicas and timeline reads). (count, 1-3)
 # jetty.session.hbase.regionReplicas=1
 
 ## A load the primary replica does not answer within timelineReadAfterMillis may be answered by a secondary, possibly stale; writes, and every read that decides one, still need the primary. Needs regionReplicas >= 2. (true, false)
