@@ -61,6 +61,7 @@ class TimelineReadsOnAClusterTest {
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final Duration REPLICATION_WAIT = Duration.ofSeconds(30);
     private static final Duration HALF_AN_HOUR = Duration.ofMinutes(30);
+    private static final int STALE_COPY_ATTEMPTS = 3;
 
     private static EmbeddedHBaseCluster cluster;
     private static HBaseInspector hbase;
@@ -272,13 +273,25 @@ class TimelineReadsOnAClusterTest {
     /** Loads each session from the secondary, with the region server of the primaries stopped meanwhile. */
     private static Map<String, StoredSession> staleCopies(List<String> ids) {
         Map<String, StoredSession> copies = new HashMap<>();
-        cluster.suspendRegionServer(stoppable);
-        try {
-            for (String id : ids) {
-                copies.put(id, timeline.load(id).orElseThrow());
+        List<String> fresh = new ArrayList<>(ids);
+        // A copy answered by the primary although its region server was stopped was seen once in a CI run, not
+        // explained and never again reproduced: such a copy is taken again (it would test nothing), and each
+        // time is reported with where the row's primary was then, so that a real cause shows up.
+        for (int attempt = 1; attempt <= STALE_COPY_ATTEMPTS && !fresh.isEmpty(); attempt++) {
+            cluster.suspendRegionServer(stoppable);
+            try {
+                for (String id : fresh) {
+                    copies.put(id, timeline.load(id).orElseThrow());
+                }
+            } finally {
+                cluster.resumeRegionServer(stoppable);
             }
-        } finally {
-            cluster.resumeRegionServer(stoppable);
+            fresh = fresh.stream().filter(id -> !copies.get(id).isStale()).toList();
+            for (String id : fresh) {
+                figure("a copy not stale although region server " + stoppable + " was stopped (attempt " + attempt
+                        + ")", "the row's primary is on region server " + cluster.regionServerHosting(
+                                TableName.valueOf(table), TestStores.rowKey(keyScope, id)) + " now: " + copies.get(id));
+            }
         }
         copies.values().forEach(copy -> assertTrue(copy.isStale(), copy.toString()));
         return copies;
