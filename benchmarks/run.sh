@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark suite in one command (see docs/benchmarks.md):
-#   benchmarks/run.sh --quick   # every part, small sizes: about 8 minutes once built
+#   benchmarks/run.sh --quick   # every part, small sizes: about 10 minutes once built
 #   benchmarks/run.sh --full    # the published run: about 35 minutes
 # Further options go to the suite, e.g. --profile (JFR profiles of HBase and the nodes in the work directory)
 # or --parts failover (only the region server failover runs).

@@ -194,7 +194,7 @@ public final class FailoverBenchmark {
                 CompletableFuture<Boolean> recovery = watchRecovery(cluster, victim, table, load,
                         scenario.pause().map(pause -> pause.plus(ABORT_WAIT)).orElse(CLUSTER_WAIT));
                 injectFault(scenario, cluster, victim, load);
-                boolean crashed = recovery.get();
+                boolean crashed = recovery.join();
                 Thread.sleep(steady.toMillis());
                 boolean victimRuns = cluster.isRegionServerRunning(victim);
                 LoadRecord record = load.stop();
