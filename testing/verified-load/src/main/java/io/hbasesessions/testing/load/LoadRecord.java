@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  * writes while the load ran ({@code writesSeenLost}: a write answered with a counter that does not
  * include an earlier acknowledged write; {@code staleReads}: a read answered with an older counter).
  */
-public record LoadRecord(long startNanos, long stopNanos, List<Outcome> outcomes, List<Mark> marks,
+public record LoadRecord(long startNanos, List<Outcome> outcomes, List<Mark> marks,
         List<Sample> samples, long acknowledgedWrites, long writesSeenLost, long staleReads, List<String> violations) {
 
     /** An event, at {@link System#nanoTime()}. */

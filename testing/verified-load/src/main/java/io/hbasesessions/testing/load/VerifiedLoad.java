@@ -170,7 +170,7 @@ public final class VerifiedLoad {
         List<Outcome> sorted = new ArrayList<>(outcomes);
         outcomes.clear();
         sorted.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
-        return new LoadRecord(startNanos, System.nanoTime(), sorted, List.copyOf(marks), List.copyOf(samples),
+        return new LoadRecord(startNanos, sorted, List.copyOf(marks), List.copyOf(samples),
                 acknowledgedWrites.get(), writesSeenLost.get(), staleReads.get(), List.copyOf(violations));
     }
 
