@@ -4,9 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.AsyncTableRegionLocator;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Consistency;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Durability;
@@ -38,30 +42,51 @@ final class HBaseSessionRows implements SessionRows {
     private final WriteDurability deleteDurability;
     private final StateSeal seal;
     private final Consistency loadConsistency;
+    private final Function<Get, CompletableFuture<Result>> gets;
+    private final Function<CheckAndMutate, CompletableFuture<CheckAndMutateResult>> conditionalWrites;
 
     /**
      * @param deleteDurability of deletes: invalidation and revocation must not be undone by a crash
      * @param seal checks each state cell read before it is parsed
      * @param timelineReads whether loads may be answered by a secondary replica
+     * @param coalescing where the Gets and conditional writes of concurrent requests find each other
+     *     ({@code coalesceCalls}), or empty to send each on its own
      */
     HBaseSessionRows(AsyncTable<?> table, HBaseCalls calls, WriteDurability deleteDurability, StateSeal seal,
-            boolean timelineReads) {
+            boolean timelineReads, Optional<Coalescing> coalescing) {
         this.table = table;
         this.calls = calls;
         this.deleteDurability = deleteDurability;
         this.seal = seal;
         this.loadConsistency = timelineReads ? Consistency.TIMELINE : Consistency.STRONG;
+        Function<Get, CompletableFuture<Result>> getAlone = table::get;
+        Function<List<Get>, List<CompletableFuture<Result>>> getTogether = table::get;
+        this.gets = coalescing.map(with -> new CallCoalescer<>(with.locator(), getAlone, getTogether, with.counters()))
+                .<Function<Get, CompletableFuture<Result>>>map(coalescer -> coalescer::send).orElse(getAlone);
+        Function<CheckAndMutate, CompletableFuture<CheckAndMutateResult>> writeAlone = table::checkAndMutate;
+        Function<List<CheckAndMutate>, List<CompletableFuture<CheckAndMutateResult>>> writeTogether =
+                table::checkAndMutate;
+        this.conditionalWrites = coalescing
+                .map(with -> new CallCoalescer<>(with.locator(), writeAlone, writeTogether, with.counters()))
+                .<Function<CheckAndMutate, CompletableFuture<CheckAndMutateResult>>>map(coalescer -> coalescer::send)
+                .orElse(writeAlone);
+    }
+
+    /** What coalescing calls needs: the table's region locations as the client caches them, and the counters. */
+    record Coalescing(AsyncTableRegionLocator locator, LiveCounters counters) {
     }
 
     @Override
     public Optional<SessionRow> read(SessionKey key, Deadline deadline) {
-        return parse(key, calls.await(table.get(get(key)), deadline, key, "reading the session"));
+        return parse(key, calls.await(gets.apply(get(key)), deadline, key, "reading the session"));
     }
 
     @Override
     public Optional<SessionRow> readForLoad(SessionKey key, Deadline deadline) {
         Get get = get(key).setConsistency(loadConsistency);
-        Result result = calls.await(table.get(get), deadline, key, "reading the session");
+        // A multi-action has no fallback to the secondaries: a timeline read goes on its own.
+        CompletableFuture<Result> reading = loadConsistency == Consistency.TIMELINE ? table.get(get) : gets.apply(get);
+        Result result = calls.await(reading, deadline, key, "reading the session");
         if (result.isStale() && result.getValue(FAMILY, STATE) == null) {
             throw calls.unavailable("The primary replica did not answer within timelineReadAfterMillis and a "
                     + "secondary holds no session under this id (it may not have this session yet)", key);
@@ -158,7 +183,7 @@ final class HBaseSessionRows implements SessionRows {
     }
 
     private boolean conditional(CheckAndMutate checkAndMutate, SessionKey key, Deadline deadline) {
-        return calls.await(table.checkAndMutate(checkAndMutate), deadline, key, "writing the session").isSuccess();
+        return calls.await(conditionalWrites.apply(checkAndMutate), deadline, key, "writing the session").isSuccess();
     }
 
     private static Get get(SessionKey key) {

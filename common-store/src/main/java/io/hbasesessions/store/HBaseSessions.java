@@ -1,6 +1,7 @@
 package io.hbasesessions.store;
 
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.hbase.TableName;
@@ -27,8 +28,12 @@ final class HBaseSessions {
             new SessionTables(connection.connection(), calls, settings).prepare();
             AsyncConnection hbase = connection.connection();
             WriteDurability lifecycle = SavePlan.Durabilities.of(settings).lifecycle();
+            TableName sessionsTable = TableName.valueOf(settings.get(Setting.TABLE));
+            Optional<HBaseSessionRows.Coalescing> coalescing = settings.get(Setting.COALESCE_CALLS)
+                    ? Optional.of(new HBaseSessionRows.Coalescing(hbase.getRegionLocator(sessionsTable), counters))
+                    : Optional.empty();
             SessionRows rows = new HBaseSessionRows(tableView.apply(table(hbase, settings.get(Setting.TABLE), settings)),
-                    calls, lifecycle, seal, settings.get(Setting.TIMELINE_READS));
+                    calls, lifecycle, seal, settings.get(Setting.TIMELINE_READS), coalescing);
             UserIndex index = new HBaseUserIndex(tableView.apply(table(hbase, settings.get(Setting.INDEX_TABLE), settings)),
                     calls, lifecycle);
             return new SessionProtocol(settings, webapp, clock, counters, seal, rows, index,

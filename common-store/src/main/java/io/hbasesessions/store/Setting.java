@@ -108,6 +108,11 @@ public final class Setting<T> {
                     + "the secondaries too (the client's `hbase.client.primaryCallTimeout.get`). Below "
                     + "`operationTimeoutMillis`.", Long::valueOf, Range.between(1, 60_000));
 
+    public static final Setting<Boolean> COALESCE_CALLS = new Setting<>("coalesceCalls", Boolean.class, true,
+            "`true`, `false`", "The Gets and conditional writes of concurrent requests bound for one region server "
+                    + "travel together in one multi-action while an earlier one is in flight (a call to an idle "
+                    + "server goes at once); `false`: each on its own.", Setting::parseBoolean, Range.any());
+
     private final String name;
     private final Class<T> type;
     private final T defaultValue;

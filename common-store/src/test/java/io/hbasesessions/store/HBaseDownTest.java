@@ -8,10 +8,15 @@ import io.hbasesessions.embedded.EmbeddedHBase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -25,7 +30,8 @@ class HBaseDownTest {
     private static final long MARGIN_MILLIS = 3_000;
 
     @Test
-    void everyOperationFailsWithinTheTimeoutWhileHBaseIsDownAndTheSameStoreRecovers(@TempDir Path data) {
+    void everyOperationFailsWithinTheTimeoutWhileHBaseIsDownAndTheSameStoreRecovers(@TempDir Path data)
+            throws Exception {
         EmbeddedHBase own = EmbeddedHBase.builder().dataDirectory(data).startTimeout(Duration.ofSeconds(120)).build().start();
         try (SessionStore store = TestStores.open(StoreSettings.builder()
                 .set(Setting.ZOOKEEPER_QUORUM, own.zookeeperQuorum() + ":" + own.zookeeperPort())
@@ -57,6 +63,9 @@ class HBaseDownTest {
             failedAfterMillis.forEach((name, millis) ->
                     assertTrue(millis <= TIMEOUT_MILLIS + MARGIN_MILLIS, name + " took " + millis + " ms"));
             assertEquals(operations.size(), store.counters().get(StoreCounter.ERRORS));
+            List<Long> concurrentLoads = concurrently(16, () -> millisToFail("concurrent load", () -> store.load(id)));
+            System.out.println("16 concurrent loads (coalesceCalls) failed after (ms): " + concurrentLoads);
+            concurrentLoads.forEach(millis -> assertTrue(millis <= TIMEOUT_MILLIS + MARGIN_MILLIS, millis + " ms"));
 
             own.start();
             long restartedNanos = System.nanoTime();
@@ -69,6 +78,23 @@ class HBaseDownTest {
             assertEquals(1, store.revokeAll("ivy"));
         } finally {
             own.stop();
+        }
+    }
+
+    private static <T> List<T> concurrently(int threads, Callable<T> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<T>> running = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                running.add(pool.submit(task));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> result : running) {
+                results.add(result.get());
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
         }
     }
 
