@@ -94,7 +94,7 @@ etc/sessions/hbase/session-store.xml
 ## With timelineReads: how long a load waits for the primary before asking the secondaries too (the client's hbase.client.primaryCallTimeout.get). Below operationTimeoutMillis. (milliseconds, 1-60000)
 # jetty.session.hbase.timelineReadAfterMillis=50
 
-## The Gets and conditional writes of concurrent requests bound for one region server travel together in one multi-action while an earlier one is in flight (a call to an idle server goes at once); false: each on its own. (true, false)
+## The Gets of concurrent requests bound for one region server, and their writes that wait for no WAL sync (touches), travel together in one multi-action while an earlier one is in flight (a call to an idle server goes at once); false: each on its own. (true, false)
 # jetty.session.hbase.coalesceCalls=true
 
 ## Jetty's own session settings. This module is the session cache too (none: every request reads its own

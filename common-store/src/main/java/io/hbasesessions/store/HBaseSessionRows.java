@@ -183,7 +183,20 @@ final class HBaseSessionRows implements SessionRows {
     }
 
     private boolean conditional(CheckAndMutate checkAndMutate, SessionKey key, Deadline deadline) {
-        return calls.await(conditionalWrites.apply(checkAndMutate), deadline, key, "writing the session").isSuccess();
+        CompletableFuture<CheckAndMutateResult> writing = waitsForWalSync(checkAndMutate)
+                ? table.checkAndMutate(checkAndMutate) : conditionalWrites.apply(checkAndMutate);
+        return calls.await(writing, deadline, key, "writing the session").isSuccess();
+    }
+
+    /**
+     * A region server runs the conditional writes of one multi-action one after another in one handler, each
+     * with its own WAL sync under its row lock (HBase 2.6 {@code RSRpcServices.multi}), while writes from
+     * concurrent handlers share a sync: coalescing writes that wait for the sync would serialize what HDFS
+     * does at once. Only those that wait for none (touches and leases, ASYNC_WAL) travel together.
+     */
+    private static boolean waitsForWalSync(CheckAndMutate checkAndMutate) {
+        return !(checkAndMutate.getAction() instanceof Mutation mutation)
+                || mutation.getDurability() != Durability.ASYNC_WAL;
     }
 
     private static Get get(SessionKey key) {

@@ -109,9 +109,9 @@ public final class Setting<T> {
                     + "`operationTimeoutMillis`.", Long::valueOf, Range.between(1, 60_000));
 
     public static final Setting<Boolean> COALESCE_CALLS = new Setting<>("coalesceCalls", Boolean.class, true,
-            "`true`, `false`", "The Gets and conditional writes of concurrent requests bound for one region server "
-                    + "travel together in one multi-action while an earlier one is in flight (a call to an idle "
-                    + "server goes at once); `false`: each on its own.", Setting::parseBoolean, Range.any());
+            "`true`, `false`", "The Gets of concurrent requests bound for one region server, and their writes that wait "
+                    + "for no WAL sync (touches), travel together in one multi-action while an earlier one is in "
+                    + "flight (a call to an idle server goes at once); `false`: each on its own.", Setting::parseBoolean, Range.any());
 
     private final String name;
     private final Class<T> type;

@@ -29,11 +29,11 @@ public enum StoreCounter {
     ID_CHANGES("idChanges", "Sessions moved to a new id."),
     REVOCATIONS("revocations", "Sessions deleted by \"log out everywhere\"."),
     BYTES_WRITTEN("bytesWritten", "Bytes of state cells written."),
-    CALLS_SENT_ALONE("callsSentAlone", "Gets and conditional writes of sessions sent to HBase on their own "
+    CALLS_SENT_ALONE("callsSentAlone", "Gets and touches of sessions sent to HBase on their own "
             + "(coalesceCalls: to a region server with nothing in flight)."),
-    MULTI_ACTIONS("multiActions", "Multi-actions that carried the Gets or conditional writes of several requests "
-            + "together (coalesceCalls)."),
-    CALLS_IN_MULTI_ACTIONS("callsInMultiActions", "Gets and conditional writes sent in those multi-actions."),
+    MULTI_ACTIONS("multiActions", "Multi-actions that carried the Gets or touches of several requests together "
+            + "(coalesceCalls)."),
+    CALLS_IN_MULTI_ACTIONS("callsInMultiActions", "Gets and touches sent in those multi-actions."),
     ERRORS("errors", "Operations that failed because HBase could not be reached or did not answer in time.");
 
     private final String counterName;

@@ -93,7 +93,7 @@ public final class BenchmarkSuite {
             }
             if (options.parts().contains("http")) {
                 List<String> notRun = new ArrayList<>();
-                new HttpBenchmark(candidates(quorum, work, notRun), notRun, loadGenerator(work), work.resolve("http"),
+                new HttpBenchmark(candidates(quorum, work, notRun), notRun, loadGenerator(work), hbase::pid, work.resolve("http"),
                         output.resolve("http.tsv"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
             }
             // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.
@@ -173,7 +173,7 @@ public final class BenchmarkSuite {
             Files.createDirectories(work);
             Files.writeString(config, "singleServerConfig:\n  address: \"redis://" + options.redis().get() + "\"\n");
             candidates.add(Candidate.peer(Container.TOMCAT, "redisson", "Redisson " + BUILD.getProperty("redisson.version")
-                    + " (default mode), Redis", List.of("--redisson-config", config.toString())));
+                    + " (default mode), Redis", Candidate.Backend.REDIS, List.of("--redisson-config", config.toString())));
         } else {
             notRun.add("Redisson (no --redis given)");
         }
@@ -181,7 +181,7 @@ public final class BenchmarkSuite {
         candidates.add(Candidate.hbase(Container.JETTY, "HBaseSessionDataStore", hbaseSettings(quorum)));
         if (options.jdbcUrl().isPresent()) {
             candidates.add(Candidate.peer(Container.JETTY, "jdbc", "JDBCSessionDataStore + HikariCP, PostgreSQL",
-                    List.of("--jdbc-url", options.jdbcUrl().get())));
+                    Candidate.Backend.POSTGRESQL, List.of("--jdbc-url", options.jdbcUrl().get())));
         } else {
             notRun.add("the JDBC store (no --jdbc-url given)");
         }

@@ -57,7 +57,8 @@ public final class NodeConsole {
 
     /**
      * The counters a node reports: the sessions its container holds in memory and, when its sessions are
-     * in HBase ({@code hbaseStore} not null), the store's writes, loads and conflicts.
+     * in HBase ({@code hbaseStore} not null), the store's writes, loads, conflicts and how its calls
+     * travelled (alone or in multi-actions).
      */
     public static Map<String, Long> counters(long activeSessions, StoreCounters hbaseStore) {
         Map<String, Long> counters = new LinkedHashMap<>();
@@ -66,6 +67,9 @@ public final class NodeConsole {
             counters.put("sessionWrites", hbaseStore.sessionWrites());
             counters.put("loads", hbaseStore.get(StoreCounter.LOADS));
             counters.put("conflicts", hbaseStore.get(StoreCounter.CONFLICTS));
+            counters.put("callsSentAlone", hbaseStore.get(StoreCounter.CALLS_SENT_ALONE));
+            counters.put("multiActions", hbaseStore.get(StoreCounter.MULTI_ACTIONS));
+            counters.put("callsInMultiActions", hbaseStore.get(StoreCounter.CALLS_IN_MULTI_ACTIONS));
         }
         return counters;
     }

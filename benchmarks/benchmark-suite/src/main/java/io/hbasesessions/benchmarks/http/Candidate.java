@@ -14,7 +14,12 @@ import java.util.Map;
  * that container is reported as a ratio to it.
  */
 public record Candidate(Container container, String storeKey, String label, boolean baseline, Sessions sessions,
-        Map<String, String> storeSettings, List<String> arguments) {
+        Map<String, String> storeSettings, List<String> arguments, Backend backend) {
+
+    /** The server that holds the candidate's sessions, whose CPU per request the report shows beside the node's. */
+    public enum Backend {
+        NONE, HBASE, REDIS, POSTGRESQL
+    }
 
     /** A container under test: its benchmark node program, and the store key of its in-memory ceiling. */
     public enum Container {
@@ -42,16 +47,18 @@ public record Candidate(Container container, String storeKey, String label, bool
 
     /** The container's own in-memory sessions: the ceiling. */
     public static Candidate inMemory(Container container, String label) {
-        return new Candidate(container, container.ceilingKey, label, true, Sessions.MEMORY, Map.of(), List.of());
+        return new Candidate(container, container.ceilingKey, label, true, Sessions.MEMORY, Map.of(), List.of(),
+                Backend.NONE);
     }
 
     public static Candidate hbase(Container container, String label, Map<String, String> storeSettings) {
-        return new Candidate(container, "hbase", label, false, Sessions.HBASE, storeSettings, List.of());
+        return new Candidate(container, "hbase", label, false, Sessions.HBASE, storeSettings, List.of(), Backend.HBASE);
     }
 
     /** A peer's store, chosen by the node program's own {@code arguments}. */
-    public static Candidate peer(Container container, String storeKey, String label, List<String> arguments) {
-        return new Candidate(container, storeKey, label, false, Sessions.MEMORY, Map.of(), arguments);
+    public static Candidate peer(Container container, String storeKey, String label, Backend backend,
+            List<String> arguments) {
+        return new Candidate(container, storeKey, label, false, Sessions.MEMORY, Map.of(), arguments, backend);
     }
 
     NodeProgram program() {

@@ -70,6 +70,10 @@ public final class ControlledNode implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + process.port() + "/app/");
     }
 
+    public long pid() {
+        return process.pid();
+    }
+
     /** The node's counters: {@code activeSessions}, and for HBase stores {@code sessionWrites}, {@code loads}... */
     public Map<String, Long> counters() throws IOException {
         return control.counters();

@@ -1,6 +1,7 @@
 package io.hbasesessions.benchmarks.http;
 
 import io.hbasesessions.benchmarks.Report;
+import io.hbasesessions.benchmarks.http.Candidate.Backend;
 import io.hbasesessions.benchmarks.http.Candidate.Container;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Part 3: the same WAR on the same containers with each session store in turn, two workloads each,
@@ -24,6 +26,7 @@ public final class HttpBenchmark {
     private final List<Candidate> candidates;
     private final List<String> notRun;
     private final LoadGenerator load;
+    private final LongSupplier hbasePid;
     private final Path workDirectory;
     private final Path chartData;
     private final boolean profile;
@@ -32,9 +35,10 @@ public final class HttpBenchmark {
      * {@code notRun} says which peers were left out and why (e.g. no Redis given); {@code chartData}
      * receives the throughput ratios as tab-separated values for benchmarks/http.gnuplot.
      */
-    public HttpBenchmark(List<Candidate> candidates, List<String> notRun, LoadGenerator load, Path workDirectory,
-            Path chartData, boolean profile) {
+    public HttpBenchmark(List<Candidate> candidates, List<String> notRun, LoadGenerator load, LongSupplier hbasePid,
+            Path workDirectory, Path chartData, boolean profile) {
         this.candidates = candidates;
+        this.hbasePid = hbasePid;
         this.notRun = notRun;
         this.load = load;
         this.workDirectory = workDirectory;
@@ -42,8 +46,12 @@ public final class HttpBenchmark {
         this.profile = profile;
     }
 
-    /** A measured candidate and workload. */
-    record Result(Candidate candidate, Workload workload, LoadResult load, double hbaseWritesPerRequest) {
+    /**
+     * A measured candidate and workload; CPU per request of its node and of its store's server (NaN for none),
+     * and for the HBase stores the calls per multi-action and the share of calls that travelled in one.
+     */
+    record Result(Candidate candidate, Workload workload, LoadResult load, double hbaseWritesPerRequest,
+            double nodeCpuMicros, double backendCpuMicros, double callsPerMultiAction, double coalescedShare) {
     }
 
     public void run(Report report, Duration warmup, Duration measured) throws Exception {
@@ -53,24 +61,68 @@ public final class HttpBenchmark {
             try (ControlledNode node = start(candidate)) {
                 for (Workload workload : Workload.values()) {
                     Map<String, Long> before = node.counters();
+                    Duration nodeCpuBefore = ProcessCpu.of(node.pid());
+                    Duration backendCpuBefore = backendCpu(candidate);
                     LoadResult result = load.run(node.baseUri(), workload, CONNECTIONS, warmup, measured);
+                    double nodeCpu = microsPerRequest(ProcessCpu.of(node.pid()).minus(nodeCpuBefore), result);
+                    double backendCpu = candidate.backend() == Backend.NONE ? Double.NaN
+                            : microsPerRequest(backendCpu(candidate).minus(backendCpuBefore), result);
                     Map<String, Long> after = node.counters();
-                    double writes = candidate.countsHBaseWrites()
-                            ? (double) (after.get("sessionWrites") - before.get("sessionWrites")) / result.requestsSent()
-                            : Double.NaN;
-                    results.add(new Result(candidate, workload, result, writes));
+                    results.add(candidate.countsHBaseWrites()
+                            ? new Result(candidate, workload, result, perRequest(before, after, "sessionWrites", result),
+                                    nodeCpu, backendCpu, ratio(before, after, "callsInMultiActions", "multiActions"),
+                                    coalescedShare(before, after))
+                            : new Result(candidate, workload, result, Double.NaN, nodeCpu, backendCpu, Double.NaN,
+                                    Double.NaN));
                 }
             }
         }
         report.table(List.of("container", "session store", "workload", "req/s", "vs ceiling", "p50 ms", "vs ceiling",
-                "p99 ms", "vs ceiling", "added p50 / p99 ms", "HBase writes/req", "errors"), rows(results));
+                "p99 ms", "vs ceiling", "added p50 / p99 ms", "HBase writes/req", "node CPU µs/req",
+                "store server CPU µs/req", "calls per multi-action (share)", "errors"), rows(results));
         report.note("Load generator: " + load.name() + "; warm-up " + warmup.toSeconds() + " s, measured "
                 + measured.toSeconds() + " s per row. Ceiling: the same container's in-memory sessions in this run. "
                 + "Added latency: this row's p50 (p99) minus the ceiling's. HBase writes/req: the store's own "
                 + "counters (creates, full writes, touches) over every request sent, warm-up and session creation "
-                + "included." + (notRun.isEmpty() ? "" : " Not run: " + String.join("; ", notRun) + "."));
+                + "included. CPU per request: user + system time of the node's JVM and of the store's server "
+                + "(the HBase JVM; every redis-server or postgres process) over the row, warm-up included, divided by "
+                + "the requests sent. Calls per multi-action: the HBase store's Gets and conditional writes that "
+                + "travelled together (coalesceCalls), per multi-action, and their share of all its calls."
+                + (notRun.isEmpty() ? "" : " Not run: " + String.join("; ", notRun) + "."));
         targets(report, results);
         writeChartData(results);
+    }
+
+    /** The CPU the candidate's store server has used so far: the HBase JVM, or every Redis or PostgreSQL process. */
+    private Duration backendCpu(Candidate candidate) {
+        return switch (candidate.backend()) {
+            case NONE -> Duration.ZERO;
+            case HBASE -> ProcessCpu.of(hbasePid.getAsLong());
+            case REDIS -> ProcessCpu.ofCommand("redis-server");
+            case POSTGRESQL -> ProcessCpu.ofCommand("postgres");
+        };
+    }
+
+    /** Over every request sent (warm-up and session creation included), like the counters. */
+    private static double microsPerRequest(Duration cpu, LoadResult result) {
+        return cpu.toNanos() / 1_000.0 / result.requestsSent();
+    }
+
+    private static double perRequest(Map<String, Long> before, Map<String, Long> after, String counter,
+            LoadResult result) {
+        return (double) (after.get(counter) - before.get(counter)) / result.requestsSent();
+    }
+
+    private static double ratio(Map<String, Long> before, Map<String, Long> after, String numerator,
+            String denominator) {
+        long below = after.get(denominator) - before.get(denominator);
+        return below == 0 ? Double.NaN : (double) (after.get(numerator) - before.get(numerator)) / below;
+    }
+
+    private static double coalescedShare(Map<String, Long> before, Map<String, Long> after) {
+        long together = after.get("callsInMultiActions") - before.get("callsInMultiActions");
+        long alone = after.get("callsSentAlone") - before.get("callsSentAlone");
+        return together + alone == 0 ? Double.NaN : (double) together / (together + alone);
     }
 
     /** One line per candidate: its short name, then its throughput as a ratio to the ceiling for each workload. */
@@ -108,7 +160,12 @@ public final class HttpBenchmark {
                     Report.number(measured.p99Millis()), Report.ratio(measured.p99Millis(), ceiling.p99Millis()),
                     result.candidate().baseline() ? "-" : Report.number(measured.p50Millis() - ceiling.p50Millis())
                             + " / " + Report.number(measured.p99Millis() - ceiling.p99Millis()),
-                    Report.number(result.hbaseWritesPerRequest()), measured.errors()));
+                    Report.number(result.hbaseWritesPerRequest()), Report.number(result.nodeCpuMicros()),
+                    Report.number(result.backendCpuMicros()), Double.isNaN(result.callsPerMultiAction())
+                            ? (Double.isNaN(result.coalescedShare()) ? "n/a" : "none")
+                            : String.format(Locale.ROOT, "%.2f (%.0f%%)", result.callsPerMultiAction(),
+                                    100 * result.coalescedShare()),
+                    measured.errors()));
         }
         return rows;
     }
