@@ -63,7 +63,9 @@ start_peers() {
     $sudo pg_ctlcluster "$pg_version" main start
     started_postgres=yes
   fi
-  # A user and database of its own; Jetty's JDBC store creates its table, dropped here for a clean start.
+  # A user and database of its own. Jetty's JDBC store creates its table, dropped here for a clean start;
+  # Tomcat's DataSourceStore needs its table made beforehand, by the benchmark's user, who then owns it: the one
+  # of Tomcat's manager docs, in PostgreSQL's types.
   as_postgres psql -q -v ON_ERROR_STOP=1 <<SQL
 DO \$\$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$pg_user') THEN
@@ -72,7 +74,20 @@ DO \$\$ BEGIN
 END \$\$;
 SELECT 'CREATE DATABASE $pg_database OWNER $pg_user' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$pg_database')\gexec
 SQL
-  as_postgres psql -q -d "$pg_database" -c 'DROP TABLE IF EXISTS jettysessions'
+  as_postgres psql -q -v ON_ERROR_STOP=1 -d "$pg_database" <<SQL
+DROP TABLE IF EXISTS jettysessions;
+DROP TABLE IF EXISTS tomcat_sessions;
+SET ROLE $pg_user;
+CREATE TABLE tomcat_sessions (
+  session_id    varchar(100) NOT NULL PRIMARY KEY,
+  valid_session char(1) NOT NULL,
+  max_inactive  int NOT NULL,
+  last_access   bigint NOT NULL,
+  app_name      varchar(255),
+  session_data  bytea
+);
+CREATE INDEX tomcat_sessions_app_name ON tomcat_sessions (app_name);
+SQL
   for i in $(seq 50); do redis-cli -h 127.0.0.1 -p "$redis_port" ping >/dev/null 2>&1 && return; sleep 0.2; done
   echo "Redis did not answer on 127.0.0.1:$redis_port: see $output/redis.log" >&2
   exit 1

@@ -177,15 +177,23 @@ public final class BenchmarkSuite {
         } else {
             notRun.add("Redisson (no --redis given)");
         }
+        options.jdbcUrl().ifPresentOrElse(
+                url -> candidates.add(Candidate.peer(Container.TOMCAT, "persistent",
+                        "PersistentManager + DataSourceStore, PostgreSQL", Candidate.Backend.POSTGRESQL,
+                        List.of("--jdbc-url", url))),
+                () -> notRun.add("PersistentManager + DataSourceStore (no --jdbc-url given)"));
         candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
         candidates.add(Candidate.hbase(Container.JETTY, "HBaseSessionDataStore", hbaseSettings(quorum)));
-        if (options.jdbcUrl().isPresent()) {
-            candidates.add(Candidate.peer(Container.JETTY, "jdbc", "JDBCSessionDataStore + HikariCP, PostgreSQL",
-                    Candidate.Backend.POSTGRESQL, List.of("--jdbc-url", options.jdbcUrl().get())));
-        } else {
-            notRun.add("the JDBC store (no --jdbc-url given)");
-        }
+        options.jdbcUrl().ifPresentOrElse(
+                url -> candidates.addAll(List.of(jettyJdbc(url, "jdbc", 60), jettyJdbc(url, "jdbc-save0", 0))),
+                () -> notRun.add("the JDBC store, savePeriodSec 60 and 0 (no --jdbc-url given)"));
         return candidates;
+    }
+
+    /** Jetty's JDBC store writes an unchanged session again after {@code savePeriodSec}; Jetty's default, 0, on every request. */
+    private static Candidate jettyJdbc(String url, String storeKey, int savePeriodSec) {
+        return Candidate.peer(Container.JETTY, storeKey, "JDBCSessionDataStore + HikariCP, PostgreSQL (savePeriodSec="
+                + savePeriodSec + ")", Candidate.Backend.POSTGRESQL, List.of("--jdbc-url", url, "--jdbc-save-period-sec", Integer.toString(savePeriodSec)));
     }
 
     private static Candidate tomcatInMemory() {

@@ -26,11 +26,6 @@ public final class BenchmarkJettyNode implements Callable<Integer> {
 
     /** Connections of the JDBC pool: one per load-generator connection. */
     private static final int JDBC_POOL_SIZE = 16;
-    /**
-     * Jetty writes an unchanged session again only after this long, like the HBase store's default
-     * touchIntervalSeconds; Jetty's own default (0) would write on every request.
-     */
-    private static final int JDBC_SAVE_PERIOD_SECONDS = 60;
 
     @Mixin
     private NodeOptions options;
@@ -39,6 +34,15 @@ public final class BenchmarkJettyNode implements Callable<Integer> {
             description = "jdbc:postgresql://... with user and password as URL parameters: Jetty's JDBCSessionDataStore "
                     + "on a HikariCP pool instead of the store --sessions names.")
     private String jdbcUrl;
+
+    /**
+     * 60, like the HBase store's default touchIntervalSeconds, writes an unchanged session again only
+     * after a minute; Jetty's own default, 0, writes it on every request.
+     */
+    @Option(names = "--jdbc-save-period-sec", paramLabel = "SECONDS", defaultValue = "60",
+            description = "The JDBC store's savePeriodSec: how long an unchanged session goes unwritten. "
+                    + "Default: ${DEFAULT-VALUE}")
+    private int jdbcSavePeriodSeconds;
 
     public static void main(String[] args) {
         System.exit(NodeOptions.execute(new BenchmarkJettyNode(), args));
@@ -60,12 +64,12 @@ public final class BenchmarkJettyNode implements Callable<Integer> {
         return pool;
     }
 
-    private static JDBCSessionDataStoreFactory jdbcStore(HikariDataSource pool) {
+    private JDBCSessionDataStoreFactory jdbcStore(HikariDataSource pool) {
         DatabaseAdaptor adaptor = new DatabaseAdaptor();
         adaptor.setDatasource(pool);
         JDBCSessionDataStoreFactory factory = new JDBCSessionDataStoreFactory();
         factory.setDatabaseAdaptor(adaptor);
-        factory.setSavePeriodSec(JDBC_SAVE_PERIOD_SECONDS);
+        factory.setSavePeriodSec(jdbcSavePeriodSeconds);
         return factory;
     }
 

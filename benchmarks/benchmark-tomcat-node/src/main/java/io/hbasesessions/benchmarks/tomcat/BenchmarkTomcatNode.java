@@ -1,5 +1,6 @@
 package io.hbasesessions.benchmarks.tomcat;
 
+import com.zaxxer.hikari.HikariJNDIFactory;
 import io.hbasesessions.benchmarks.node.NodeConsole;
 import io.hbasesessions.testing.NodeOptions;
 import io.hbasesessions.testing.tomcat.TomcatNode;
@@ -7,26 +8,73 @@ import io.hbasesessions.tomcat.HBaseSessionManager;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import javax.sql.DataSource;
+import org.apache.catalina.Context;
 import org.apache.catalina.Manager;
+import org.apache.catalina.session.DataSourceStore;
+import org.apache.catalina.session.PersistentManager;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.PersistentValve;
+import org.apache.tomcat.util.descriptor.web.ContextResource;
 import org.redisson.tomcat.RedissonSessionManager;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * The Tomcat node program (testing/tomcat-node) as the benchmarks run it: with Redisson's session
- * manager as a further choice, and controlled by the driver through {@link NodeConsole}.
+ * manager and Tomcat's PersistentManager on a JDBC store as further choices, and controlled by the
+ * driver through {@link NodeConsole}.
+ * <p>
+ * {@code --jdbc-url} sets up what this context.xml would, Tomcat's documented setup for non-sticky
+ * load balancing (the table is benchmarks/run.sh's):
+ * <pre>{@code
+ * <Context>
+ *   <Resource name="jdbc/sessions" auth="Container" type="javax.sql.DataSource"
+ *             factory="com.zaxxer.hikari.HikariJNDIFactory" maximumPoolSize="16"
+ *             jdbcUrl="jdbc:postgresql://127.0.0.1:5432/hbase_sessions_bench?user=...&amp;password=..."/>
+ *   <Manager className="org.apache.catalina.session.PersistentManager"
+ *            sessionActivityCheck="true" maxIdleBackup="0" maxIdleSwap="0">
+ *     <Store className="org.apache.catalina.session.DataSourceStore"
+ *            dataSourceName="jdbc/sessions" localDataSource="true" sessionTable="tomcat_sessions"
+ *            sessionIdCol="session_id" sessionValidCol="valid_session" sessionMaxInactiveCol="max_inactive"
+ *            sessionLastAccessedCol="last_access" sessionAppCol="app_name" sessionDataCol="session_data"/>
+ *   </Manager>
+ *   <Valve className="org.apache.catalina.valves.PersistentValve"/>
+ * </Context>
+ * }</pre>
  */
 @Command(name = "benchmark-tomcat-node", mixinStandardHelpOptions = true,
-        description = "The Tomcat node, with Redisson's sessions as a further choice, controlled by the benchmark driver.")
+        description = "The Tomcat node, with Redisson's sessions and Tomcat's JDBC-backed PersistentManager as further "
+                + "choices, controlled by the benchmark driver.")
 public final class BenchmarkTomcatNode implements Callable<Integer> {
+
+    /** Connections of the JDBC pool: one per load-generator connection, as for Jetty's JDBC store. */
+    private static final int JDBC_POOL_SIZE = 16;
+    /** Where the pool is bound in the context's {@code java:comp/env}, and where DataSourceStore looks it up. */
+    private static final String SESSION_DATA_SOURCE = "jdbc/sessions";
 
     @Mixin
     private NodeOptions options;
 
-    @Option(names = "--redisson-config", paramLabel = "FILE",
-            description = "Redisson's YAML configuration: its session manager (default mode) instead of the one --sessions names.")
-    private Path redissonConfig;
+    @ArgGroup
+    private PeerManager peer;
+
+    /** At most one peer's manager; without one, the manager {@code --sessions} names. */
+    static final class PeerManager {
+
+        @Option(names = "--redisson-config", paramLabel = "FILE",
+                description = "Redisson's YAML configuration: its session manager (default mode) instead of the one "
+                        + "--sessions names.")
+        private Path redissonConfig;
+
+        @Option(names = "--jdbc-url", paramLabel = "URL",
+                description = "jdbc:postgresql://... with user and password as URL parameters: Tomcat's "
+                        + "PersistentManager with a DataSourceStore on a HikariCP pool bound in JNDI, and a "
+                        + "PersistentValve, instead of the manager --sessions names.")
+        private String jdbcUrl;
+    }
 
     public static void main(String[] args) {
         System.exit(NodeOptions.execute(new BenchmarkTomcatNode(), args));
@@ -34,17 +82,62 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Manager manager = redissonConfig == null ? TomcatNode.sessionManager(options) : redisson();
-        TomcatNode node = TomcatNode.start(options, manager);
+        TomcatNode node;
+        if (peer == null) {
+            node = TomcatNode.start(options, TomcatNode.sessionManager(options));
+        } else if (peer.redissonConfig != null) {
+            node = TomcatNode.start(options, redisson(peer.redissonConfig));
+        } else {
+            node = TomcatNode.start(options, persistentManager(), this::storeEveryRequest);
+        }
         NodeOptions.announceReady(node.port(), node.serverInfo());
-        NodeConsole.serve(() -> counters(manager), node::stop);
+        NodeConsole.serve(() -> counters(node.manager()), node::stop);
         return 0;
     }
 
-    private RedissonSessionManager redisson() {
+    private static RedissonSessionManager redisson(Path config) {
         RedissonSessionManager manager = new RedissonSessionManager();
-        manager.setConfigPath(redissonConfig.toString());
+        manager.setConfigPath(config.toString());
         return manager;
+    }
+
+    /**
+     * The valve stores each session at the end of its request and drops it from memory; maxIdleBackup and
+     * maxIdleSwap 0 have the background check store and drop any session it left behind, and
+     * sessionActivityCheck keeps that check off sessions a request is using (Tomcat's manager docs: the
+     * PersistentManager needs it).
+     */
+    private static PersistentManager persistentManager() {
+        DataSourceStore store = new DataSourceStore();
+        store.setDataSourceName(SESSION_DATA_SOURCE);
+        store.setLocalDataSource(true);
+        store.setSessionTable("tomcat_sessions");
+        store.setSessionIdCol("session_id");
+        store.setSessionValidCol("valid_session");
+        store.setSessionMaxInactiveCol("max_inactive");
+        store.setSessionLastAccessedCol("last_access");
+        store.setSessionAppCol("app_name");
+        store.setSessionDataCol("session_data");
+        PersistentManager manager = new PersistentManager();
+        manager.setStore(store);
+        manager.setSessionActivityCheck(true);
+        manager.setMaxIdleBackup(0);
+        manager.setMaxIdleSwap(0);
+        return manager;
+    }
+
+    /** The pool as a JNDI resource of the context, and the valve that loads and stores the session around each request. */
+    private void storeEveryRequest(Tomcat tomcat, Context context) {
+        tomcat.enableNaming();
+        ContextResource pool = new ContextResource();
+        pool.setName(SESSION_DATA_SOURCE);
+        pool.setAuth("Container");
+        pool.setType(DataSource.class.getName());
+        pool.setProperty("factory", HikariJNDIFactory.class.getName());
+        pool.setProperty("jdbcUrl", peer.jdbcUrl);
+        pool.setProperty("maximumPoolSize", Integer.toString(JDBC_POOL_SIZE));
+        context.getNamingResources().addResource(pool);
+        context.getPipeline().addValve(new PersistentValve());
     }
 
     private static Map<String, Long> counters(Manager manager) {

@@ -6,6 +6,7 @@ import io.hbasesessions.store.Setting;
 import io.hbasesessions.tomcat.HBaseSessionManager;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.function.BiConsumer;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
@@ -58,6 +59,15 @@ public final class TomcatNode {
      * start. A JVM shutdown (SIGTERM) stops it cleanly.
      */
     public static TomcatNode start(NodeOptions options, Manager manager) throws IOException, LifecycleException {
+        return start(options, manager, (tomcat, context) -> { });
+    }
+
+    /**
+     * Starts Tomcat as {@link #start(NodeOptions, Manager)} does, once {@code contextXml} has added to the
+     * WAR's context what a context.xml would (valves, JNDI resources: it enables naming for those).
+     */
+    public static TomcatNode start(NodeOptions options, Manager manager, BiConsumer<Tomcat, Context> contextXml)
+            throws IOException, LifecycleException {
         Files.createDirectories(options.workDirectory().resolve("webapps"));
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(options.workDirectory().toString());
@@ -78,6 +88,7 @@ public final class TomcatNode {
         // The node's classpath (the HBase client and all) holds no web fragments: scanning it only costs time.
         ((StandardJarScanner) context.getJarScanner()).setScanClassPath(false);
         context.setManager(manager);
+        contextXml.accept(tomcat, context);
 
         TomcatNode node = new TomcatNode(tomcat, context, connector);
         Runtime.getRuntime().addShutdownHook(new Thread(node::stop, "tomcat-node-stop"));
