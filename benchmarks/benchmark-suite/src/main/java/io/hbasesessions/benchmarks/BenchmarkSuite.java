@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -167,7 +168,8 @@ public final class BenchmarkSuite {
     }
 
     private List<Candidate> candidates(String quorum, Path work, List<String> notRun) throws IOException {
-        List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum)));
+        List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum),
+                callsAlone(Container.TOMCAT, "HBaseSessionManager", quorum)));
         if (options.redis().isPresent()) {
             Path config = work.resolve("redisson.yaml");
             Files.createDirectories(work);
@@ -184,6 +186,7 @@ public final class BenchmarkSuite {
                 () -> notRun.add("PersistentManager + DataSourceStore (no --jdbc-url given)"));
         candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
         candidates.add(Candidate.hbase(Container.JETTY, "HBaseSessionDataStore", hbaseSettings(quorum)));
+        candidates.add(callsAlone(Container.JETTY, "HBaseSessionDataStore", quorum));
         options.jdbcUrl().ifPresentOrElse(
                 url -> candidates.addAll(List.of(jettyJdbc(url, "jdbc", 60), jettyJdbc(url, "jdbc-save0", 0))),
                 () -> notRun.add("the JDBC store, savePeriodSec 60 and 0 (no --jdbc-url given)"));
@@ -205,6 +208,13 @@ public final class BenchmarkSuite {
     }
 
     /** Both containers' HBase stores use the defaults, on one table. */
+    /** The HBase store as it was before its calls were coalesced: what coalescing changes, measured in the same run. */
+    private static Candidate callsAlone(Container container, String label, String quorum) {
+        Map<String, String> settings = new HashMap<>(hbaseSettings(quorum));
+        settings.put("coalesceCalls", "false");
+        return Candidate.hbase(container, "hbase-alone", label + ", coalesceCalls=false", settings);
+    }
+
     private static Map<String, String> hbaseSettings(String quorum) {
         return Map.of("zookeeperQuorum", quorum, "table", "bench_http", "indexTable", "bench_http_index");
     }

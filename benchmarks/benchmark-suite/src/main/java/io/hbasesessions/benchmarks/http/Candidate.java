@@ -52,7 +52,12 @@ public record Candidate(Container container, String storeKey, String label, bool
     }
 
     public static Candidate hbase(Container container, String label, Map<String, String> storeSettings) {
-        return new Candidate(container, "hbase", label, false, Sessions.HBASE, storeSettings, List.of(), Backend.HBASE);
+        return hbase(container, "hbase", label, storeSettings);
+    }
+
+    /** The HBase store with other settings than the main HBase row's, named by {@code storeKey}. */
+    public static Candidate hbase(Container container, String storeKey, String label, Map<String, String> storeSettings) {
+        return new Candidate(container, storeKey, label, false, Sessions.HBASE, storeSettings, List.of(), Backend.HBASE);
     }
 
     /** A peer's store, chosen by the node program's own {@code arguments}. */
