@@ -40,7 +40,7 @@ public final class Sessions {
         return accessedAt(session, now);
     }
 
-    /** The record of a request at {@code now}: strictly later than the stored access time, even within one millisecond. */
+    /** A request's record at {@code now}: accessed strictly after the stored access, even within one millisecond. */
     static SessionRecord accessedAt(StoredSession session, Instant now) {
         return session.record().withLastAccessTime(latest(now, session.record().lastAccessTime().plusMillis(1)));
     }
