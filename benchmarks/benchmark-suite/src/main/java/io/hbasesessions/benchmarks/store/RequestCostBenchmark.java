@@ -30,8 +30,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * What the store costs one request of the realistic session, through the public API against the
  * embedded HBase: a load, what the request reads or writes, and the save that ends it. Each
- * invocation takes a random session of a pool created for the trial, so no request finds its session
- * already in memory.
+ * invocation takes a random session of a pool created for the trial, so that requests spread over
+ * rows as a site's do instead of reading one row HBase has just served.
  */
 @State(Scope.Benchmark)
 // Every request timed, so that the report can give the median beside the mean, which outliers move.
@@ -39,7 +39,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class RequestCostBenchmark {
 
-    public static final String TABLE = "bench_request";
+    private static final String TABLE = "bench_request";
     /** Enough that two requests in a row rarely share a session; all of them fit HBase's block cache. */
     static final int SESSIONS = 500;
 
