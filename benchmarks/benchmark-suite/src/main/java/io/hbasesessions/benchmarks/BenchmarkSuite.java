@@ -13,6 +13,7 @@ import io.hbasesessions.benchmarks.http.JavaLoadGenerator;
 import io.hbasesessions.benchmarks.http.LoadGenerator;
 import io.hbasesessions.benchmarks.http.WrkLoadGenerator;
 import io.hbasesessions.benchmarks.scale.ScaleBenchmark;
+import io.hbasesessions.benchmarks.store.RequestCostReport;
 import io.hbasesessions.benchmarks.store.StoreBenchmark;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.store.Setting;
@@ -91,6 +92,7 @@ public final class BenchmarkSuite {
                         sizes.storeMeasured, sizes.storeSessions);
                 store.run(report);
                 store.runStateProtection(report, stateKeyFile(work));
+                RequestCostReport.run(report, quorum, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
             }
             if (options.parts().contains("http")) {
                 List<String> notRun = new ArrayList<>();
@@ -158,7 +160,8 @@ public final class BenchmarkSuite {
         };
     }
 
-    private static StoreSettings storeSettings(String quorum, String table) {
+    /** The store's default settings on {@code table} of the embedded HBase, in a key scope named after it. */
+    public static StoreSettings storeSettings(String quorum, String table) {
         return StoreSettings.builder()
                 .set(Setting.ZOOKEEPER_QUORUM, quorum)
                 .set(Setting.TABLE, table)

@@ -30,6 +30,7 @@ class BenchmarkSuiteSmokeTest {
         String results = Files.readString(output.resolve("results.md"));
         for (String expected : List.of("## 1. Codec", "| kryo |", "| java |", "## 1b. State cell protection", "| encrypt |",
                 "## 2. Store", "| save after conflict | 8 |", "## 2b. stateProtection", "| hmac |",
+                "## 2c. Store cost per request", "| writeOne |",
                 "## 3. End to end over HTTP", "| Tomcat 10.1 | HBaseSessionManager | write every request |",
                 "| Jetty 12.1 | HBaseSessionDataStore | read-mostly", "Not run: Redisson (no --redis given)",
                 "| target (HBase store) |", "## 4a. Scale", "bytes on disk per session after major compaction",

@@ -1,5 +1,6 @@
 package io.hbasesessions.benchmarks.codec;
 
+import io.hbasesessions.benchmarks.Jmh;
 import io.hbasesessions.benchmarks.Report;
 import io.hbasesessions.benchmarks.webapp.BenchmarkSession;
 import io.hbasesessions.store.SerializerKind;
@@ -13,13 +14,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /** Part 1: bytes of the realistic session per codec, and JMH's write and read times. */
 public final class CodecReport {
@@ -88,17 +85,7 @@ public final class CodecReport {
     /** Average microseconds per operation by "benchmark/parameter value", e.g. {@code write/KRYO}. */
     private static Map<String, Double> timings(Class<?> benchmark, String parameter, int forks, int iterations,
             Duration iterationTime) throws RunnerException {
-        TimeValue time = TimeValue.milliseconds(iterationTime.toMillis());
-        var options = new OptionsBuilder()
-                .include(benchmark.getName() + "\\.")
-                .forks(forks)
-                .warmupIterations(Math.max(1, iterations / 2))
-                .warmupTime(time)
-                .measurementIterations(iterations)
-                .measurementTime(time)
-                .timeUnit(TimeUnit.MICROSECONDS)
-                .verbosity(VerboseMode.SILENT)
-                .build();
+        var options = Jmh.options(benchmark, forks, iterations, iterationTime).build();
         Map<String, Double> timings = new LinkedHashMap<>();
         for (RunResult result : new Runner(options).run()) {
             String method = result.getParams().getBenchmark();

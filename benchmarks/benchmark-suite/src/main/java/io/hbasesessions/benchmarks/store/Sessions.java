@@ -37,10 +37,15 @@ public final class Sessions {
     public static SessionRecord change(StoredSession session, long request) {
         Instant now = Instant.now();
         BenchmarkSession.change(session.attributes()::get, session.attributes()::put, (int) request, now);
+        return accessedAt(session, now);
+    }
+
+    /** A request's record at {@code now}: accessed strictly after the stored access, even within one millisecond. */
+    static SessionRecord accessedAt(StoredSession session, Instant now) {
         return session.record().withLastAccessTime(latest(now, session.record().lastAccessTime().plusMillis(1)));
     }
 
-    static Instant latest(Instant a, Instant b) {
+    private static Instant latest(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;
     }
 }
