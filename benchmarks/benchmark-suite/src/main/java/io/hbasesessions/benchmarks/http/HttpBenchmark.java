@@ -70,20 +70,7 @@ public final class HttpBenchmark {
         for (Candidate candidate : candidates) {
             try (ControlledNode node = start(candidate)) {
                 for (Workload workload : Workload.values()) {
-                    Map<String, Long> before = node.counters();
-                    Duration nodeCpuBefore = ProcessCpu.of(node.pid());
-                    Duration backendCpuBefore = backendCpu(candidate);
-                    LoadResult result = load.run(node.baseUri(), workload, CONNECTIONS, warmup, measured);
-                    double nodeCpu = microsPerRequest(ProcessCpu.of(node.pid()).minus(nodeCpuBefore), result);
-                    double backendCpu = candidate.backend() == Backend.NONE ? Double.NaN
-                            : microsPerRequest(backendCpu(candidate).minus(backendCpuBefore), result);
-                    Map<String, Long> after = node.counters();
-                    results.add(candidate.countsHBaseWrites()
-                            ? new Result(candidate, workload, result, perRequest(before, after, "sessionWrites", result),
-                                    nodeCpu, backendCpu, ratio(before, after, "callsInMultiActions", "multiActions"),
-                                    coalescedShare(before, after))
-                            : new Result(candidate, workload, result, Double.NaN, nodeCpu, backendCpu, Double.NaN,
-                                    Double.NaN));
+                    results.add(measure(node, candidate, workload, load, hbasePid, warmup, measured));
                 }
             }
         }
@@ -103,8 +90,28 @@ public final class HttpBenchmark {
         writeChartData(results);
     }
 
+
+    /** One workload on a started node: throughput and latency, and what it cost the node and the store's server. */
+    static Result measure(ControlledNode node, Candidate candidate, Workload workload, LoadGenerator load,
+            LongSupplier hbasePid, Duration warmup, Duration measured) throws Exception {
+        Map<String, Long> before = node.counters();
+        Duration nodeCpuBefore = ProcessCpu.of(node.pid());
+        Duration backendCpuBefore = backendCpu(candidate, hbasePid);
+        LoadResult result = load.run(node.baseUri(), workload, CONNECTIONS, warmup, measured);
+        double nodeCpu = microsPerRequest(ProcessCpu.of(node.pid()).minus(nodeCpuBefore), result);
+        double backendCpu = candidate.backend() == Backend.NONE ? Double.NaN
+                : microsPerRequest(backendCpu(candidate, hbasePid).minus(backendCpuBefore), result);
+        Map<String, Long> after = node.counters();
+        return candidate.countsHBaseWrites()
+                ? new Result(candidate, workload, result, perRequest(before, after, "sessionWrites", result),
+                        nodeCpu, backendCpu, ratio(before, after, "callsInMultiActions", "multiActions"),
+                        coalescedShare(before, after))
+                : new Result(candidate, workload, result, Double.NaN, nodeCpu, backendCpu, Double.NaN,
+                        Double.NaN);
+    }
+
     /** The CPU the candidate's store server has used so far: the HBase JVM, or every Redis or PostgreSQL process. */
-    private Duration backendCpu(Candidate candidate) {
+    private static Duration backendCpu(Candidate candidate, LongSupplier hbasePid) {
         return switch (candidate.backend()) {
             case NONE -> Duration.ZERO;
             case HBASE -> ProcessCpu.of(hbasePid.getAsLong());
