@@ -11,6 +11,7 @@ import io.hbasesessions.benchmarks.http.HeapBenchmark;
 import io.hbasesessions.benchmarks.http.HttpBenchmark;
 import io.hbasesessions.benchmarks.http.JavaLoadGenerator;
 import io.hbasesessions.benchmarks.http.LoadGenerator;
+import io.hbasesessions.benchmarks.http.ServerSettingsBenchmark;
 import io.hbasesessions.benchmarks.http.WrkLoadGenerator;
 import io.hbasesessions.benchmarks.scale.ScaleBenchmark;
 import io.hbasesessions.benchmarks.store.RequestCostReport;
@@ -44,6 +45,16 @@ import java.util.stream.Stream;
  * Containers run in child JVMs; peers (Redis, PostgreSQL, wrk) are whatever run.sh started and named.
  */
 public final class BenchmarkSuite {
+
+    /**
+     * The HBase server settings every part but the failover cluster runs with, sized for a small machine
+     * (see docs/operations.md): 8 RPC handlers (HBase's 30 suit many disks and cores; a session workload's
+     * calls are short, and a write holds its handler only through the WAL sync) and one netty event loop
+     * thread per core (HBase's default is two).
+     */
+    static final Map<String, String> SERVER_SETTINGS = Map.of(
+            "hbase.regionserver.handler.count", "8",
+            "hbase.netty.worker.count", Integer.toString(Runtime.getRuntime().availableProcessors()));
 
     private static final Properties BUILD = buildProperties();
 
@@ -79,13 +90,8 @@ public final class BenchmarkSuite {
             CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
             CodecReport.runStateProtection(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
         }
-        try (EmbeddedHBase hbase = EmbeddedHBase.builder()
-                .dataDirectory(work.resolve("hbase"))
-                .heapMegabytes(sizes == Sizes.FULL ? 4096 : 1024)
-                .jvmOptions(options.profile() ? List.of(ControlledNode.flightRecording(work.resolve("hbase-server.jfr")))
-                        : List.of())
-                .build()
-                .start()) {
+        try (EmbeddedHBase hbase = hbase(work.resolve("hbase"), SERVER_SETTINGS, options.profile()
+                ? List.of(ControlledNode.flightRecording(work.resolve("hbase-server.jfr"))) : List.of())) {
             String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
             if (options.parts().contains("store")) {
                 StoreBenchmark store = new StoreBenchmark(storeSettings(quorum, "bench_store"), sizes.storeWarmup,
@@ -109,6 +115,11 @@ public final class BenchmarkSuite {
                         .run(report, sizes.heapSessions);
             }
         }
+        if (options.parts().contains("server")) {
+            new ServerSettingsBenchmark(settings -> hbase(work.resolve("hbase-" + (settings.isEmpty() ? "defaults"
+                    : "tuned")), settings, List.of()), BenchmarkSuite::tomcatHBase, loadGenerator(work),
+                    work.resolve("server")).run(report, SERVER_SETTINGS, sizes.httpWarmup, sizes.httpMeasured);
+        }
         // On a cluster of its own, after the standalone HBase stopped.
         if (options.parts().contains("failover")) {
             new FailoverBenchmark(work, output, failoverScenarios(sizes), sizes.failoverSessions,
@@ -122,6 +133,17 @@ public final class BenchmarkSuite {
                 Duration.between(start, Instant.now()).toSeconds(), loadAverage()));
         report.writeTo(output.resolve("results.md"));
         return report;
+    }
+
+    /** A fresh standalone HBase with the JDK's default JIT and collector, on top of the embedded settings {@code settings}. */
+    private EmbeddedHBase hbase(Path data, Map<String, String> settings, List<String> jvmOptions) {
+        return EmbeddedHBase.builder()
+                .dataDirectory(data)
+                .heapMegabytes(options.sizes() == Sizes.FULL ? 4096 : 1024)
+                .jvmOptions(jvmOptions)
+                .serverSettings(settings)
+                .build()
+                .start();
     }
 
     /** A {@code stateKeyFile} of one random key, as {@code openssl rand -base64 32} makes one. */

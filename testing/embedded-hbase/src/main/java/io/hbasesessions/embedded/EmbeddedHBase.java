@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A real standalone HBase 2.6 server (master, region server and ZooKeeper in one JVM) on 127.0.0.1,
@@ -27,6 +28,7 @@ public final class EmbeddedHBase extends ServerLauncher {
     private static final String PORT_IN_USE_SIGN = "Could not start ZK at requested port";
 
     private final int heapMegabytes;
+    private final Map<String, String> serverSettings;
 
     private ServerJvm server;
     private long pid = -1;
@@ -34,6 +36,7 @@ public final class EmbeddedHBase extends ServerLauncher {
     private EmbeddedHBase(Builder builder) {
         super(builder);
         heapMegabytes = builder.heapMegabytes;
+        serverSettings = builder.serverSettings;
     }
 
     public static Builder builder() {
@@ -80,7 +83,8 @@ public final class EmbeddedHBase extends ServerLauncher {
     void launchAndAwaitReady(Path javaExecutable, String classpath) {
         int port = zookeeperPort();
         server = ServerJvm.launch(ServerCommandLine.startCommand(javaExecutable, heapMegabytes, jvmOptions, classpath,
-                directory, port), directory, logFile(), "zookeeperPort=" + port + " heapMegabytes=" + heapMegabytes);
+                directory, port, serverSettings), directory, logFile(),
+                "zookeeperPort=" + port + " heapMegabytes=" + heapMegabytes);
         pid = server.pid();
         ReadinessProbe probe = new ReadinessProbe(new ControlClient(clientProperties())::probeMasterAndTable);
         switch (await(probe, List.of(server), Instant.now().plus(startTimeout))) {
@@ -135,6 +139,7 @@ public final class EmbeddedHBase extends ServerLauncher {
     public static final class Builder extends LauncherBuilder<Builder> {
 
         private int heapMegabytes = 512;
+        private Map<String, String> serverSettings = Map.of();
 
         private Builder() {
             super(Duration.ofSeconds(90));
@@ -148,6 +153,16 @@ public final class EmbeddedHBase extends ServerLauncher {
         /** The server's heap (-Xms and -Xmx); default 512. */
         public Builder heapMegabytes(int heapMegabytes) {
             this.heapMegabytes = checkHeapMegabytes("heapMegabytes", heapMegabytes);
+            return this;
+        }
+
+        /**
+         * HBase settings of the server ({@code hbase-site.xml} names and values, such as
+         * {@code hbase.regionserver.handler.count}) on top of the embedded ones; default none. Benchmarks
+         * size the server for the machine with them.
+         */
+        public Builder serverSettings(Map<String, String> serverSettings) {
+            this.serverSettings = Map.copyOf(serverSettings);
             return this;
         }
 

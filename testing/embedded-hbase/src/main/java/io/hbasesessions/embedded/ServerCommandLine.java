@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The commands that start the launcher's server JVMs on 127.0.0.1: a standalone HBase (master, region
@@ -71,10 +73,11 @@ final class ServerCommandLine {
         return command;
     }
 
-    /** A standalone HBase: master, region server and ZooKeeper in one JVM. */
+    /** A standalone HBase: master, region server and ZooKeeper in one JVM, with {@code serverSettings} on top. */
     static List<String> startCommand(Path javaExecutable, int heapMegabytes, List<String> jvmOptions,
-            String classpath, DataDirectory directory, int zookeeperPort) {
+            String classpath, DataDirectory directory, int zookeeperPort, Map<String, String> serverSettings) {
         List<String> arguments = new ArrayList<>(sharedSettings(directory, zookeeperPort));
+        new TreeMap<>(serverSettings).forEach((name, value) -> arguments.add("-D" + name + "=" + value));
         arguments.addAll(List.of(
                 "-Dhbase.cluster.distributed=false",
                 "-Dhbase.tmp.dir=" + directory.tmp(),

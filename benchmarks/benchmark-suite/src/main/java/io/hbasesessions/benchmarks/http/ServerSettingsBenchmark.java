@@ -1,0 +1,87 @@
+package io.hbasesessions.benchmarks.http;
+
+import io.hbasesessions.benchmarks.Report;
+import io.hbasesessions.benchmarks.http.HttpBenchmark.Result;
+import io.hbasesessions.embedded.EmbeddedHBase;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * What the HBase server settings the benchmarks use change: the Tomcat node with the HBase store, through
+ * both workloads, against a fresh standalone HBase with HBase's own defaults and then with those settings,
+ * in the same run, each row as a ratio to the defaults.
+ */
+public final class ServerSettingsBenchmark {
+
+    private final Function<Map<String, String>, EmbeddedHBase> startHBase;
+    private final Function<String, Candidate> candidateOnQuorum;
+    private final LoadGenerator load;
+    private final Path workDirectory;
+
+    /**
+     * @param startHBase starts a fresh standalone HBase with these server settings
+     * @param candidateOnQuorum the candidate to measure, on the given ZooKeeper quorum
+     */
+    public ServerSettingsBenchmark(Function<Map<String, String>, EmbeddedHBase> startHBase,
+            Function<String, Candidate> candidateOnQuorum, LoadGenerator load, Path workDirectory) {
+        this.startHBase = startHBase;
+        this.candidateOnQuorum = candidateOnQuorum;
+        this.load = load;
+        this.workDirectory = workDirectory;
+    }
+
+    public void run(Report report, Map<String, String> settings, Duration warmup, Duration measured) throws Exception {
+        report.heading("3b. HBase server settings: HBase's defaults against the benchmark's");
+        Map<Workload, Result> defaults = measure("defaults", Map.of(), warmup, measured);
+        Map<Workload, Result> tuned = measure("tuned", settings, warmup, measured);
+        List<List<String>> rows = new ArrayList<>();
+        for (Workload workload : Workload.values()) {
+            rows.add(row("HBase 2.6 defaults", defaults.get(workload), defaults.get(workload)));
+            rows.add(row(describe(settings), tuned.get(workload), defaults.get(workload)));
+        }
+        report.table(List.of("server settings", "workload", "req/s", "vs defaults", "p50 ms", "p99 ms",
+                "node CPU µs/req", "HBase CPU µs/req", "vs defaults"), rows);
+        report.note("One fresh standalone HBase per settings, the same node program and store defaults; "
+                + candidateOnQuorum.apply("-").label() + ", " + HttpBenchmark.CONNECTIONS + " connections; warm-up "
+                + warmup.toSeconds() + " s, measured " + measured.toSeconds() + " s per row. CPU per request as in "
+                + "section 3.");
+    }
+
+    private Map<Workload, Result> measure(String name, Map<String, String> settings, Duration warmup,
+            Duration measured) throws Exception {
+        Map<Workload, Result> results = new EnumMap<>(Workload.class);
+        try (EmbeddedHBase hbase = startHBase.apply(settings)) {
+            Candidate candidate = candidateOnQuorum.apply(hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
+            Path node = workDirectory.resolve(name);
+            try (ControlledNode started = ControlledNode.start(candidate, node, node.resolveSibling(name + ".log"),
+                    false)) {
+                for (Workload workload : Workload.values()) {
+                    results.put(workload, HttpBenchmark.measure(started, candidate, workload, load, hbase::pid, warmup,
+                            measured));
+                }
+            }
+        }
+        return results;
+    }
+
+    private static List<String> row(String settings, Result result, Result defaults) {
+        LoadResult measured = result.load();
+        return Report.cells(settings, result.workload().label(), Report.number(measured.requestsPerSecond()),
+                Report.ratio(measured.requestsPerSecond(), defaults.load().requestsPerSecond()),
+                Report.number(measured.p50Millis()), Report.number(measured.p99Millis()),
+                Report.number(result.nodeCpuMicros()), Report.number(result.backendCpuMicros()),
+                Report.ratio(result.backendCpuMicros(), defaults.backendCpuMicros()));
+    }
+
+    private static String describe(Map<String, String> settings) {
+        List<String> pairs = new ArrayList<>();
+        new TreeMap<>(settings).forEach((name, value) -> pairs.add("`" + name + "=" + value + "`"));
+        return String.join(", ", pairs);
+    }
+}
