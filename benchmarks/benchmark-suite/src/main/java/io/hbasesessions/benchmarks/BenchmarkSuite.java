@@ -71,7 +71,10 @@ public final class BenchmarkSuite {
         deleteRecursively(work);
         Report report = new Report();
         Instant start = Instant.now();
-        describeMachine(report);
+        int cores = Runtime.getRuntime().availableProcessors();
+        Optional<CpuPinning> pinning = options.pinBackendCpus().map(CpuPinning::pinThisJvm);
+        Optional<String> backendCpus = pinning.map(CpuPinning::backendCpuList);
+        describeMachine(report, cores, pinning);
 
         if (options.parts().contains("codec")) {
             CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
@@ -82,6 +85,7 @@ public final class BenchmarkSuite {
                 .heapMegabytes(sizes == Sizes.FULL ? 4096 : 1024)
                 .jvmOptions(options.profile() ? List.of(ControlledNode.flightRecording(work.resolve("hbase-server.jfr")))
                         : List.of())
+                .cpuAffinity(backendCpus)
                 .build()
                 .start()) {
             String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
@@ -109,7 +113,7 @@ public final class BenchmarkSuite {
         // On a cluster of its own, after the standalone HBase stopped.
         if (options.parts().contains("failover")) {
             new FailoverBenchmark(work, output, failoverScenarios(sizes), sizes.failoverSessions,
-                    sizes.failoverRequestsPerSecond, sizes.failoverSteady).run(report);
+                    sizes.failoverRequestsPerSecond, sizes.failoverSteady, backendCpus).run(report);
         }
         if (options.profile()) {
             // After HBase stopped: its recording is written when its JVM exits.
@@ -223,12 +227,14 @@ public final class BenchmarkSuite {
         return wrk ? new WrkLoadGenerator(work.resolve("wrk")) : new JavaLoadGenerator();
     }
 
-    private void describeMachine(Report report) {
+    /** {@code cores}: what this JVM could use before {@code pinning} moved it onto the nodes' CPUs. */
+    private void describeMachine(Report report, int cores, Optional<CpuPinning> pinning) {
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         report.heading("Machine and versions");
         report.table(List.of("what", "value"), List.of(
                 Report.cells("mode", options.sizes().name().toLowerCase(Locale.ROOT)),
-                Report.cells("cores", Runtime.getRuntime().availableProcessors()),
+                Report.cells("cores", cores),
+                Report.cells("CPUs", pinning.map(CpuPinning::toString).orElse("shared")),
                 Report.cells("memory", Report.number(os.getTotalMemorySize() / (1024.0 * 1024 * 1024)) + " GiB"),
                 Report.cells("load average at the start", String.format(Locale.ROOT, "%.2f", loadAverage())),
                 Report.cells("OS", System.getProperty("os.name") + " " + System.getProperty("os.version")),
@@ -241,7 +247,9 @@ public final class BenchmarkSuite {
                         + BUILD.getProperty("hikaricp.version") + " / " + BUILD.getProperty("postgresql.version")),
                 Report.cells("peers", options.peerVersions().orElse("none given"))));
         report.note("Everything runs on this one machine over loopback: HBase, the container node and the load "
-                + "generator share the cores, so figures are comparable within this run, not across machines.");
+                + "generator " + pinning.map(cpus -> "run on CPUs of their own (" + cpus
+                        + "; Redis and PostgreSQL with HBase, when run.sh started them)").orElse("share the cores")
+                + ", so figures are comparable within this run, not across machines.");
     }
 
     private static double loadAverage() {
