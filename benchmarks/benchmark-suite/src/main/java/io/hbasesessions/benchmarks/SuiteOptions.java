@@ -59,7 +59,11 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
             throw new IllegalArgumentException("--parts takes some of " + ALL_PARTS + ", not " + parts + "\n" + USAGE);
         }
         if (pinBackendCpus != null) {
-            CpuPinning.parse(pinBackendCpus);
+            try {
+                CpuPinning.parse(pinBackendCpus);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--pin-backend-cpus: " + e.getMessage() + "\n" + USAGE, e);
+            }
         }
         return new SuiteOptions(sizes, output, Optional.ofNullable(redis), Optional.ofNullable(jdbcUrl), loadGenerator,
                 Optional.ofNullable(peerVersions), profile, parts, Optional.ofNullable(pinBackendCpus));
