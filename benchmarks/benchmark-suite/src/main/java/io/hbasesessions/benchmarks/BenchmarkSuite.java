@@ -71,10 +71,9 @@ public final class BenchmarkSuite {
         deleteRecursively(work);
         Report report = new Report();
         Instant start = Instant.now();
-        int cores = Runtime.getRuntime().availableProcessors();
         Optional<CpuPinning> pinning = options.pinBackendCpus().map(CpuPinning::pinThisJvm);
         Optional<String> backendCpus = pinning.map(CpuPinning::backendCpuList);
-        describeMachine(report, cores, pinning);
+        describeMachine(report, pinning);
 
         if (options.parts().contains("codec")) {
             CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
@@ -227,13 +226,12 @@ public final class BenchmarkSuite {
         return wrk ? new WrkLoadGenerator(work.resolve("wrk")) : new JavaLoadGenerator();
     }
 
-    /** {@code cores}: what this JVM could use before {@code pinning} moved it onto the nodes' CPUs. */
-    private void describeMachine(Report report, int cores, Optional<CpuPinning> pinning) {
+    private void describeMachine(Report report, Optional<CpuPinning> pinning) {
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         report.heading("Machine and versions");
         report.table(List.of("what", "value"), List.of(
                 Report.cells("mode", options.sizes().name().toLowerCase(Locale.ROOT)),
-                Report.cells("cores", cores),
+                Report.cells("cores", pinning.map(CpuPinning::cpuCount).orElse(Runtime.getRuntime().availableProcessors())),
                 Report.cells("CPUs", pinning.map(CpuPinning::toString).orElse("shared")),
                 Report.cells("memory", Report.number(os.getTotalMemorySize() / (1024.0 * 1024 * 1024)) + " GiB"),
                 Report.cells("load average at the start", String.format(Locale.ROOT, "%.2f", loadAverage())),

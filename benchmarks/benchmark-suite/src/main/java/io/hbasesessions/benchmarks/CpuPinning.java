@@ -58,6 +58,11 @@ public record CpuPinning(SortedSet<Integer> backendCpus, SortedSet<Integer> othe
         return format(otherCpus);
     }
 
+    /** The backends' and the others' CPUs: this JVM itself may be on fewer, once pinned or started under taskset. */
+    public int cpuCount() {
+        return backendCpus.size() + otherCpus.size();
+    }
+
     /** For the report: {@code backend 0, nodes and load 1}. */
     @Override
     public String toString() {
