@@ -3,7 +3,8 @@
 #   benchmarks/run.sh --quick   # every part, small sizes: about 10 minutes once built
 #   benchmarks/run.sh --full    # the published run: about 35 minutes
 # Further options go to the suite, e.g. --profile (JFR profiles of HBase and the nodes in the work directory)
-# or --parts failover (only the region server failover runs).
+# or --parts failover (only the region server failover runs), or --pin-backend-cpus 0 (HBase, Redis and PostgreSQL on
+# CPU 0, the nodes and the load generator on the others; results in results-<mode>-pinned).
 # Installs what it needs from the operating system's packages (redis-server, postgresql, wrk, gnuplot),
 # starts Redis and PostgreSQL on 127.0.0.1 for the run, builds the benchmark modules, runs the suite
 # and stops what it started. Results: benchmarks/target/results-<mode>/results.md (and http.png, failover-*.png).
@@ -17,7 +18,23 @@ case "$mode" in
   --full) time_limit=90m ;;
   *) echo "usage: benchmarks/run.sh --quick|--full" >&2; exit 2 ;;
 esac
+pin_backend_cpus=""
+options=("$@")
+for i in "${!options[@]}"; do
+  if [ "${options[i]}" = --pin-backend-cpus ]; then pin_backend_cpus=${options[i + 1]:-}; fi
+done
+backend_cpus=()
 output="$PWD/benchmarks/target/results-${mode#--}"
+if [ -n "$pin_backend_cpus" ]; then
+  if ! taskset -c "$pin_backend_cpus" true 2>/dev/null; then
+    echo "--pin-backend-cpus $pin_backend_cpus: taskset -c $pin_backend_cpus cannot run a command" \
+      "(is taskset installed, and is $pin_backend_cpus a CPU list of this machine?)" >&2
+    exit 2
+  fi
+  backend_cpus=(taskset -c "$pin_backend_cpus")
+  # A pinned run's figures are not the shared run's: they must not overwrite them.
+  output="$output-pinned"
+fi
 redis_port=${BENCH_REDIS_PORT:-16379}
 pg_version=15
 pg_database=hbase_sessions_bench
@@ -42,26 +59,51 @@ install_peers() {
   fi
 }
 
+postmaster_pid() {
+  local data_directory
+  data_directory=$(pg_lsclusters -h | awk -v v="$pg_version" '$1 == v && $2 == "main" {print $6}')
+  $sudo head -1 "$data_directory/postmaster.pid"
+}
+
+# The postmaster and every process it forked (checkpointer, WAL writer, backends); later backends fork from the
+# postmaster and inherit its affinity. $1: a taskset CPU list.
+pin_postgres() {
+  local postmaster pid
+  postmaster=$(postmaster_pid)
+  for pid in $postmaster $(pgrep -P "$postmaster"); do
+    $sudo taskset -a -cp "$1" "$pid" >/dev/null
+  done
+  echo "PostgreSQL (postmaster $postmaster and its children) on CPUs $1"
+}
+
 started_redis=""
 started_postgres=""
+postgres_cpus_before=""
 stop_peers() {
   if [ -n "$started_redis" ]; then
     redis-cli -h 127.0.0.1 -p "$redis_port" shutdown nosave >/dev/null 2>&1 || kill "$(cat "$output/redis.pid")" 2>/dev/null || true
   fi
   if [ -n "$started_postgres" ]; then
     $sudo pg_ctlcluster "$pg_version" main stop || true
+  elif [ -n "$postgres_cpus_before" ]; then
+    pin_postgres "$postgres_cpus_before" || true
   fi
 }
 trap stop_peers EXIT
 
 start_peers() {
   mkdir -p "$output"
-  redis-server --bind 127.0.0.1 --port "$redis_port" --save '' --appendonly no \
+  "${backend_cpus[@]}" redis-server --bind 127.0.0.1 --port "$redis_port" --save '' --appendonly no \
     --daemonize yes --pidfile "$output/redis.pid" --logfile "$output/redis.log"
   started_redis=yes
   if ! pg_lsclusters -h | awk -v v="$pg_version" '$1 == v && $2 == "main" && $4 == "online"' | grep -q .; then
     $sudo pg_ctlcluster "$pg_version" main start
     started_postgres=yes
+  fi
+  if [ -n "$pin_backend_cpus" ]; then
+    # A cluster that ran before this run gets its CPUs back at the end.
+    [ -n "$started_postgres" ] || postgres_cpus_before=$(taskset -pc "$(postmaster_pid)" | awk '{print $NF}')
+    pin_postgres "$pin_backend_cpus"
   fi
   # A user and database of its own. Jetty's JDBC store creates its table, dropped here for a clean start;
   # Tomcat's DataSourceStore needs its table made beforehand, by the benchmark's user, who then owns it: the one

@@ -84,13 +84,15 @@ public final class BenchmarkSuite {
         deleteRecursively(work);
         Report report = new Report();
         Instant start = Instant.now();
-        describeMachine(report);
+        Optional<CpuPinning> pinning = options.pinBackendCpus().map(CpuPinning::pinThisJvm);
+        Optional<String> backendCpus = pinning.map(CpuPinning::backendCpuList);
+        describeMachine(report, pinning);
 
         if (options.parts().contains("codec")) {
             CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
             CodecReport.runStateProtection(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
         }
-        try (EmbeddedHBase hbase = hbase(work.resolve("hbase"), SERVER_SETTINGS, options.profile()
+        try (EmbeddedHBase hbase = hbase(work.resolve("hbase"), SERVER_SETTINGS, backendCpus, options.profile()
                 ? List.of(ControlledNode.flightRecording(work.resolve("hbase-server.jfr"))) : List.of())) {
             String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
             if (options.parts().contains("store")) {
@@ -117,13 +119,13 @@ public final class BenchmarkSuite {
         }
         if (options.parts().contains("server")) {
             new ServerSettingsBenchmark(settings -> hbase(work.resolve("hbase-" + (settings.isEmpty() ? "defaults"
-                    : "tuned")), settings, List.of()), BenchmarkSuite::tomcatHBase, loadGenerator(work),
+                    : "tuned")), settings, backendCpus, List.of()), BenchmarkSuite::tomcatHBase, loadGenerator(work),
                     work.resolve("server")).run(report, SERVER_SETTINGS, sizes.httpWarmup, sizes.httpMeasured);
         }
         // On a cluster of its own, after the standalone HBase stopped.
         if (options.parts().contains("failover")) {
             new FailoverBenchmark(work, output, failoverScenarios(sizes), sizes.failoverSessions,
-                    sizes.failoverRequestsPerSecond, sizes.failoverSteady).run(report);
+                    sizes.failoverRequestsPerSecond, sizes.failoverSteady, backendCpus).run(report);
         }
         if (options.profile()) {
             // After HBase stopped: its recording is written when its JVM exits.
@@ -135,13 +137,18 @@ public final class BenchmarkSuite {
         return report;
     }
 
-    /** A fresh standalone HBase with the JDK's default JIT and collector, on top of the embedded settings {@code settings}. */
-    private EmbeddedHBase hbase(Path data, Map<String, String> settings, List<String> jvmOptions) {
+    /**
+     * A fresh standalone HBase with the JDK's default JIT and collector and {@code settings} on top of the embedded
+     * ones, on {@code cpus} when the run pins.
+     */
+    private EmbeddedHBase hbase(Path data, Map<String, String> settings, Optional<String> cpus,
+            List<String> jvmOptions) {
         return EmbeddedHBase.builder()
                 .dataDirectory(data)
                 .heapMegabytes(options.sizes() == Sizes.FULL ? 4096 : 1024)
                 .jvmOptions(jvmOptions)
                 .serverSettings(settings)
+                .cpuAffinity(cpus)
                 .build()
                 .start();
     }
@@ -266,12 +273,13 @@ public final class BenchmarkSuite {
         return wrk ? new WrkLoadGenerator(work.resolve("wrk")) : new JavaLoadGenerator();
     }
 
-    private void describeMachine(Report report) {
+    private void describeMachine(Report report, Optional<CpuPinning> pinning) {
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         report.heading("Machine and versions");
         report.table(List.of("what", "value"), List.of(
                 Report.cells("mode", options.sizes().name().toLowerCase(Locale.ROOT)),
-                Report.cells("cores", Runtime.getRuntime().availableProcessors()),
+                Report.cells("cores", pinning.map(CpuPinning::cpuCount).orElse(Runtime.getRuntime().availableProcessors())),
+                Report.cells("CPUs", pinning.map(CpuPinning::toString).orElse("shared")),
                 Report.cells("memory", Report.number(os.getTotalMemorySize() / (1024.0 * 1024 * 1024)) + " GiB"),
                 Report.cells("load average at the start", String.format(Locale.ROOT, "%.2f", loadAverage())),
                 Report.cells("OS", System.getProperty("os.name") + " " + System.getProperty("os.version")),
@@ -284,7 +292,9 @@ public final class BenchmarkSuite {
                         + BUILD.getProperty("hikaricp.version") + " / " + BUILD.getProperty("postgresql.version")),
                 Report.cells("peers", options.peerVersions().orElse("none given"))));
         report.note("Everything runs on this one machine over loopback: HBase, the container node and the load "
-                + "generator share the cores, so figures are comparable within this run, not across machines.");
+                + "generator " + pinning.map(cpus -> "run on CPUs of their own (" + cpus
+                        + "; Redis and PostgreSQL with HBase, when run.sh started them)").orElse("share the cores")
+                + ", so figures are comparable within this run, not across machines.");
     }
 
     private static double loadAverage() {

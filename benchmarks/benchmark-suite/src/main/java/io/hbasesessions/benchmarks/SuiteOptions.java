@@ -10,17 +10,18 @@ import java.util.Set;
  * The suite's command line. {@code --redis} and {@code --jdbc-url} name the peers that run.sh started;
  * a peer not given is left out of the HTTP benchmark, and the report says so. {@code --profile} records
  * JFR profiles of the HBase server and of every HTTP node into the work directory; {@code --parts}
- * runs only some parts (to look into one), the published run runs them all.
+ * runs only some parts (to look into one), the published run runs them all. {@code --pin-backend-cpus}
+ * runs HBase on the CPUs listed and everything else on the others ({@link CpuPinning}).
  */
 public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Optional<String> jdbcUrl,
-        String loadGenerator, Optional<String> peerVersions, boolean profile, Set<String> parts) {
+        String loadGenerator, Optional<String> peerVersions, boolean profile, Set<String> parts, Optional<String> pinBackendCpus) {
 
     /** The parts, in the order they run. */
     public static final List<String> ALL_PARTS = List.of("codec", "store", "http", "scale", "heap", "server", "failover");
 
     static final String USAGE = "usage: BenchmarkSuite --quick|--full|--smoke [--output DIR] [--redis HOST:PORT] "
             + "[--jdbc-url jdbc:postgresql://...] [--load-generator auto|wrk|java] [--peer-versions TEXT] [--profile] "
-            + "[--parts codec,store,http,scale,heap,server,failover]";
+            + "[--parts codec,store,http,scale,heap,server,failover] [--pin-backend-cpus LIST]";
 
     public static SuiteOptions parse(String... args) {
         Sizes sizes = null;
@@ -31,6 +32,7 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
         String peerVersions = null;
         boolean profile = false;
         Set<String> parts = new LinkedHashSet<>(ALL_PARTS);
+        String pinBackendCpus = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> sizes = Sizes.QUICK;
@@ -43,6 +45,7 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
                 case "--peer-versions" -> peerVersions = value(args, ++i);
                 case "--profile" -> profile = true;
                 case "--parts" -> parts = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
+                case "--pin-backend-cpus" -> pinBackendCpus = value(args, ++i);
                 default -> throw new IllegalArgumentException("Unknown option " + args[i] + "\n" + USAGE);
             }
         }
@@ -55,8 +58,15 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
         if (!ALL_PARTS.containsAll(parts)) {
             throw new IllegalArgumentException("--parts takes some of " + ALL_PARTS + ", not " + parts + "\n" + USAGE);
         }
+        if (pinBackendCpus != null) {
+            try {
+                CpuPinning.parse(pinBackendCpus);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--pin-backend-cpus: " + e.getMessage() + "\n" + USAGE, e);
+            }
+        }
         return new SuiteOptions(sizes, output, Optional.ofNullable(redis), Optional.ofNullable(jdbcUrl), loadGenerator,
-                Optional.ofNullable(peerVersions), profile, parts);
+                Optional.ofNullable(peerVersions), profile, parts, Optional.ofNullable(pinBackendCpus));
     }
 
     private static String value(String[] args, int index) {

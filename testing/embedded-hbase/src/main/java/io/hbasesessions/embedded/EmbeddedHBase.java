@@ -82,9 +82,8 @@ public final class EmbeddedHBase extends ServerLauncher {
     @Override
     void launchAndAwaitReady(Path javaExecutable, String classpath) {
         int port = zookeeperPort();
-        server = ServerJvm.launch(ServerCommandLine.startCommand(javaExecutable, heapMegabytes, jvmOptions, classpath,
-                directory, port, serverSettings), directory, logFile(),
-                "zookeeperPort=" + port + " heapMegabytes=" + heapMegabytes);
+        server = launch(ServerCommandLine.startCommand(javaExecutable, heapMegabytes, jvmOptions, classpath, directory,
+                port, serverSettings), logFile(), "zookeeperPort=" + port + " heapMegabytes=" + heapMegabytes);
         pid = server.pid();
         ReadinessProbe probe = new ReadinessProbe(new ControlClient(clientProperties())::probeMasterAndTable);
         switch (await(probe, List.of(server), Instant.now().plus(startTimeout))) {

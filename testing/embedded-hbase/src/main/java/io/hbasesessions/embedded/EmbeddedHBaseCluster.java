@@ -303,11 +303,11 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
         }
         Path zookeeperConfiguration = directory.writeConfigurationFile("zoo.cfg",
                 ServerCommandLine.zookeeperConfiguration(directory, zookeeperPort));
-        zookeeper = ServerJvm.launch(ServerCommandLine.zookeeperCommand(javaExecutable, jvmOptions, classpath,
-                zookeeperConfiguration), directory, zookeeperLogFile(), "zookeeperPort=" + zookeeperPort);
+        zookeeper = launch(ServerCommandLine.zookeeperCommand(javaExecutable, jvmOptions, classpath, zookeeperConfiguration),
+                zookeeperLogFile(), "zookeeperPort=" + zookeeperPort);
         awaitZookeeper(deadline);
-        master = ServerJvm.launch(ServerCommandLine.masterCommand(javaExecutable, masterHeapMegabytes, jvmOptions,
-                classpath, settings, directory, MASTER, regionServers.length), directory, logFile(),
+        master = launch(ServerCommandLine.masterCommand(javaExecutable, masterHeapMegabytes, jvmOptions, classpath,
+                settings, directory, MASTER, regionServers.length), logFile(),
                 "masterPort=" + settings.masterPort() + " heapMegabytes=" + masterHeapMegabytes);
         for (int i = 0; i < regionServers.length; i++) {
             regionServers[i] = launchRegionServer(i);
@@ -316,9 +316,8 @@ public final class EmbeddedHBaseCluster extends ServerLauncher {
 
     private ServerJvm launchRegionServer(int index) {
         String name = regionServerName(index);
-        return ServerJvm.launch(ServerCommandLine.regionServerCommand(javaExecutable, regionServerHeapMegabytes,
-                jvmOptions, classpath, settings, directory, name, regionServerPorts[index]), directory,
-                directory.logFile(name), "port=" + regionServerPorts[index] + " heapMegabytes=" + regionServerHeapMegabytes);
+        return launch(ServerCommandLine.regionServerCommand(javaExecutable, regionServerHeapMegabytes, jvmOptions,
+                classpath, settings, directory, name, regionServerPorts[index]), directory.logFile(name), "port=" + regionServerPorts[index] + " heapMegabytes=" + regionServerHeapMegabytes);
     }
 
     /** The master gives up after a few failed connection attempts: ZooKeeper must listen first. */

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The settings the standalone server's and the cluster's builders share, checked at once with a
@@ -12,6 +13,8 @@ import java.util.Objects;
 abstract class LauncherBuilder<B extends LauncherBuilder<B>> {
 
     private static final int MINIMUM_HEAP_MEGABYTES = 128;
+    /** What {@code taskset -c} takes: CPU numbers and ranges, comma-separated ({@code 0}, {@code 0-1,4}). */
+    private static final String CPU_LIST = "\\d+(-\\d+)?(,\\d+(-\\d+)?)*";
 
     Path dataDirectory;
     int zookeeperPort;
@@ -19,6 +22,7 @@ abstract class LauncherBuilder<B extends LauncherBuilder<B>> {
     Duration startTimeout;
     Duration stopTimeout = Duration.ofSeconds(30);
     List<String> jvmOptions = ServerCommandLine.QUICK_START_OPTIONS;
+    Optional<String> cpuAffinity = Optional.empty();
 
     LauncherBuilder(Duration defaultStartTimeout) {
         startTimeout = defaultStartTimeout;
@@ -72,6 +76,19 @@ abstract class LauncherBuilder<B extends LauncherBuilder<B>> {
      */
     public B jvmOptions(List<String> jvmOptions) {
         this.jvmOptions = List.copyOf(jvmOptions);
+        return self();
+    }
+
+    /**
+     * The CPUs every server process runs on, as a {@code taskset -c} list ({@code 0}, {@code 2-3}): the
+     * command runs under {@code taskset}, which needs util-linux. Benchmarks use it to keep HBase off the
+     * cores of the nodes that call it. Default: empty, wherever the operating system schedules them.
+     */
+    public B cpuAffinity(Optional<String> cpuList) {
+        if (cpuList.isPresent() && !cpuList.get().matches(CPU_LIST)) {
+            throw new EmbeddedHBaseException("cpuAffinity takes a taskset CPU list such as 0 or 0-1,4, not " + cpuList.get());
+        }
+        this.cpuAffinity = cpuList;
         return self();
     }
 

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,9 +28,18 @@ final class ServerJvm {
         this.logFile = logFile;
     }
 
-    /** Marks the start in {@code logFile} with {@code settings}, then launches {@code command} in the data directory. */
-    static ServerJvm launch(List<String> command, DataDirectory directory, Path logFile, String settings) {
-        directory.markStartInLog(logFile, "java=" + command.get(0) + " " + settings);
+    /**
+     * Marks the start in {@code logFile} with {@code settings}, then launches {@code javaCommand} in the data
+     * directory, under {@code taskset -c} if given {@code cpuList}: taskset sets its own affinity and execs the
+     * JVM, so the pid is the JVM's and every thread it starts inherits the CPUs.
+     */
+    static ServerJvm launch(List<String> javaCommand, Optional<String> cpuList, DataDirectory directory, Path logFile,
+            String settings) {
+        directory.markStartInLog(logFile, "java=" + javaCommand.get(0) + cpuList.map(cpus -> " cpus=" + cpus).orElse("")
+                + " " + settings);
+        List<String> command = new ArrayList<>();
+        cpuList.ifPresent(cpus -> command.addAll(List.of("taskset", "-c", cpus)));
+        command.addAll(javaCommand);
         try {
             Process process = new ProcessBuilder(command)
                     .directory(directory.root().toFile())
@@ -37,7 +48,8 @@ final class ServerJvm {
                     .start();
             return new ServerJvm(process, logFile);
         } catch (IOException e) {
-            throw new EmbeddedHBaseException("Cannot launch " + command.get(0) + " (" + e + "): set JAVA_HOME to a JDK 17", e);
+            throw new EmbeddedHBaseException("Cannot launch " + command.get(0) + " (" + e + "): " + (cpuList.isPresent()
+                    ? "install taskset (util-linux) or leave cpuAffinity empty" : "set JAVA_HOME to a JDK 17"), e);
         }
     }
 

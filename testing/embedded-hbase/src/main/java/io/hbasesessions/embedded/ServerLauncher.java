@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The start and stop protocol of both launchers, the standalone server and the cluster: the data
@@ -21,6 +22,7 @@ abstract class ServerLauncher implements LocalHBase {
     final Duration startTimeout;
     final Duration stopTimeout;
     final List<String> jvmOptions;
+    final Optional<String> cpuAffinity;
 
     private final ShutdownHook shutdownHook = new ShutdownHook();
     private int zookeeperPort;
@@ -34,6 +36,7 @@ abstract class ServerLauncher implements LocalHBase {
         startTimeout = builder.startTimeout;
         stopTimeout = builder.stopTimeout;
         jvmOptions = builder.jvmOptions;
+        cpuAffinity = builder.cpuAffinity;
         zookeeperPort = builder.zookeeperPort;
         zookeeperPortFixed = zookeeperPort != 0;
     }
@@ -103,6 +106,11 @@ abstract class ServerLauncher implements LocalHBase {
     @Override
     public Path dataDirectory() {
         return directory.root();
+    }
+
+    /** Launches one server JVM in the data directory, on the {@link LauncherBuilder#cpuAffinity CPUs} it was given. */
+    ServerJvm launch(List<String> javaCommand, Path logFile, String settings) {
+        return ServerJvm.launch(javaCommand, cpuAffinity, directory, logFile, settings);
     }
 
     /** Best effort: if the request fails, the hard kill at the stop deadline still ends the servers. */

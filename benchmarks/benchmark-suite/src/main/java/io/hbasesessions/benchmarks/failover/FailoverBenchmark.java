@@ -86,20 +86,23 @@ public final class FailoverBenchmark {
     private final int sessions;
     private final double requestsPerSecond;
     private final Duration steady;
+    private final Optional<String> backendCpus;
 
     /**
      * @param sessions sessions of the load
      * @param requestsPerSecond the load's rate, whatever the answers do
      * @param steady how long the load runs before the kill, and again after every region is reassigned
+     * @param backendCpus the CPUs of every process of the cluster, with --pin-backend-cpus
      */
     public FailoverBenchmark(Path work, Path output, List<Scenario> scenarios, int sessions, double requestsPerSecond,
-            Duration steady) {
+            Duration steady, Optional<String> backendCpus) {
         this.work = work;
         this.output = output;
         this.scenarios = scenarios;
         this.sessions = sessions;
         this.requestsPerSecond = requestsPerSecond;
         this.steady = steady;
+        this.backendCpus = backendCpus;
     }
 
     /** The store settings of every scenario: the defaults, on a table of its own, pre-split for the cluster. */
@@ -166,6 +169,7 @@ public final class FailoverBenchmark {
                 .regionServers(REGION_SERVERS)
                 .zookeeperSessionTimeout(scenario.zookeeperSessionTimeout())
                 .regionReplicaReplication(scenario.regionReplicaReplication())
+                .cpuAffinity(backendCpus)
                 .build()
                 .start()) {
             Map<String, String> settings = baseSettings(cluster.zookeeperQuorum() + ":" + cluster.zookeeperPort());
