@@ -13,9 +13,9 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * What the HBase server settings the benchmarks use change: the Tomcat node with the HBase store, through
- * both workloads, against a fresh standalone HBase with HBase's own defaults and then with those settings,
- * in the same run, each row as a ratio to the defaults.
+ * What region server settings change: the Tomcat node with the HBase store, through both workloads,
+ * against a fresh standalone HBase with HBase's own defaults and then with the settings given, in the same
+ * run, each row as a ratio to the defaults.
  */
 public final class ServerSettingsBenchmark {
 
@@ -37,7 +37,7 @@ public final class ServerSettingsBenchmark {
     }
 
     public void run(Report report, Map<String, String> settings, Duration warmup, Duration measured) throws Exception {
-        report.heading("3b. HBase server settings: HBase's defaults against the benchmark's");
+        report.heading("3b. HBase server settings: HBase's defaults against settings sized for a small machine");
         Map<Workload, Result> defaults = measure("defaults", Map.of(), warmup, measured);
         Map<Workload, Result> tuned = measure("tuned", settings, warmup, measured);
         List<List<String>> rows = new ArrayList<>();
