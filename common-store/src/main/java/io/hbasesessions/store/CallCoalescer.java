@@ -86,22 +86,24 @@ final class CallCoalescer<C extends Row, R> {
         private long flightStartNanos;
 
         CompletableFuture<R> send(C call) {
+            boolean opensFlight;
             synchronized (this) {
                 if (inFlight && System.nanoTime() - flightStartNanos < STALLED_FLIGHT_NANOS) {
                     Waiting<C, R> queued = new Waiting<>(call, new CompletableFuture<>());
                     waiting.add(queued);
                     return queued.answer();
                 }
-                if (!inFlight) {
+                // Otherwise the lane is idle, or its flight stalled and this call does not wait for it.
+                opensFlight = !inFlight;
+                if (opensFlight) {
                     inFlight = true;
                     flightStartNanos = System.nanoTime();
-                } else {
-                    // The flight in the air stalled: this call does not wait for it.
-                    return sendAlone(call);
                 }
             }
             CompletableFuture<R> answer = sendAlone(call);
-            answer.whenComplete((result, failure) -> nextFlight());
+            if (opensFlight) {
+                answer.whenComplete((result, failure) -> nextFlight());
+            }
             return answer;
         }
 
