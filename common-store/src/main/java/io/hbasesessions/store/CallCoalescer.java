@@ -100,10 +100,18 @@ final class CallCoalescer<C extends Row, R> {
                     flightStartNanos = System.nanoTime();
                 }
             }
-            CompletableFuture<R> answer = sendAlone(call);
-            if (opensFlight) {
-                answer.whenComplete((result, failure) -> nextFlight());
+            if (!opensFlight) {
+                return sendAlone(call);
             }
+            CompletableFuture<R> answer;
+            try {
+                answer = sendAlone(call);
+            } catch (RuntimeException e) {
+                // The client refused the call itself: the calls that queued meanwhile must not wait for it.
+                nextFlight();
+                throw e;
+            }
+            answer.whenComplete((result, failure) -> nextFlight());
             return answer;
         }
 
