@@ -83,7 +83,7 @@ public final class HttpBenchmark {
                 + "counters (creates, full writes, touches) over every request sent, warm-up and session creation "
                 + "included. CPU per request: user + system time of the node's JVM and of the store's server "
                 + "(the HBase JVM; every redis-server or postgres process) over the row, warm-up included, divided by "
-                + "the requests sent. Calls per multi-action: the HBase store's Gets and conditional writes that "
+                + "the requests sent. Calls per multi-action: the HBase store's Gets and touches that "
                 + "travelled together (coalesceCalls), per multi-action, and their share of all its calls."
                 + (notRun.isEmpty() ? "" : " Not run: " + String.join("; ", notRun) + "."));
         targets(report, results);
