@@ -97,8 +97,18 @@ etc/sessions/hbase/session-store.xml
 ## The Gets of concurrent requests bound for one region server, and their writes that wait for no WAL sync (touches), travel together in one multi-action while an earlier one is in flight (a call to an idle server goes at once); false: each on its own. (true, false)
 # jetty.session.hbase.coalesceCalls=true
 
+## Fire sessionDestroyed and valueUnbound when a session idles out or reaches maxLifetimeSeconds, once across the fleet, on a node serving its key scope (see Expiry and sessionDestroyed). Writes an entry in expiryTable when a write moves a session's expiry into another time bucket; false: nothing is written or swept. (true, false)
+# jetty.session.hbase.expiryEvents=false
+
+## With expiryEvents: the events of a session fire within about this long after it expires (half of it is the width of a time bucket, half the sweep period). (seconds, 2-3600)
+# jetty.session.hbase.expiryEventDelaySeconds=60
+
+## With expiryEvents: the expiry index, one row per time bucket, key scope and salt. ([namespace:]name)
+# jetty.session.hbase.expiryTable=session_expiry
+
 ## Jetty's own session settings. This module is the session cache too (none: every request reads its own
 ## copy, which the store saves before the response is committed), so the session-cache-hash settings
 ## (jetty.session.evictionPolicy, jetty.session.flushOnResponseCommit, ...) do not apply.
-## The grace period only paces Jetty's expiry sweep (HBase's TTL does the work).
+## The grace period only paces Jetty's expiry sweep (HBase's TTL does the work; with expiryEvents the
+## store shortens it, and the house keeper's interval, to half of expiryEventDelaySeconds when longer).
 # jetty.session.gracePeriod.seconds=3600

@@ -16,10 +16,20 @@ final class ExpiryPolicy {
 
     private final Duration touchInterval;
     private final Duration maxLifetime;
+    private final Duration keptForSweep;
 
     ExpiryPolicy(long touchIntervalSeconds, long maxLifetimeSeconds) {
+        this(touchIntervalSeconds, maxLifetimeSeconds, Duration.ZERO);
+    }
+
+    /**
+     * @param keptForSweep how much longer HBase keeps an expired session's cells so that a sweeper finds it
+     *     ({@code expiryEvents}: the event delay, plus the lease of a sweeper that died); zero without events
+     */
+    ExpiryPolicy(long touchIntervalSeconds, long maxLifetimeSeconds, Duration keptForSweep) {
         this.touchInterval = Duration.ofSeconds(touchIntervalSeconds);
         this.maxLifetime = Duration.ofSeconds(maxLifetimeSeconds);
+        this.keptForSweep = keptForSweep;
     }
 
     /** The one rule for "never idles": an interval of zero or less, as in {@code HttpSession.setMaxInactiveInterval}. */
@@ -30,6 +40,16 @@ final class ExpiryPolicy {
     /** Whether a session is over at {@code now}: idle too long, or older than the maximum lifetime. */
     boolean isOverAt(StoredState state, Instant now) {
         return isIdleExpiredAt(state, now) || !now.isBefore(state.creationTime().plus(maxLifetime));
+    }
+
+    /** The first instant at which {@link #isOverAt} holds, as {@code state} stands. */
+    Instant endOf(StoredState state) {
+        Instant lifetimeEnd = state.creationTime().plus(maxLifetime);
+        if (!expiresWhenIdle(state.maxInactiveInterval())) {
+            return lifetimeEnd;
+        }
+        Instant idleEnd = state.lastAccessTime().plus(state.maxInactiveInterval());
+        return idleEnd.isBefore(lifetimeEnd) ? idleEnd : lifetimeEnd;
     }
 
     private static boolean isIdleExpiredAt(StoredState state, Instant now) {
@@ -56,7 +76,7 @@ final class ExpiryPolicy {
 
     /**
      * The TTL of a write's cells, counted by HBase from the write: the idle timeout, plus the touch
-     * interval (accesses not written), plus slack. Empty when the session never idles out: the family
+     * interval (accesses not written), plus slack, plus the time a sweeper may take to find it. Empty when the session never idles out: the family
      * TTL ({@code maxLifetimeSeconds}) alone bounds it.
      */
     OptionalLong cellTtlMillis(Duration maxInactive) {
@@ -64,7 +84,8 @@ final class ExpiryPolicy {
             return OptionalLong.empty();
         }
         Duration slack = maxInactive.compareTo(MAX_SLACK) < 0 ? maxInactive : MAX_SLACK;
-        return OptionalLong.of(maxInactive.plus(effectiveTouchInterval(maxInactive)).plus(slack).toMillis());
+        return OptionalLong.of(maxInactive.plus(effectiveTouchInterval(maxInactive)).plus(slack).plus(keptForSweep)
+                .toMillis());
     }
 
     /**

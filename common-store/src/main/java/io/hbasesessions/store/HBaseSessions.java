@@ -36,7 +36,11 @@ final class HBaseSessions {
                     calls, lifecycle, seal, settings.get(Setting.TIMELINE_READS), coalescing);
             UserIndex index = new HBaseUserIndex(tableView.apply(table(hbase, settings.get(Setting.INDEX_TABLE), settings)),
                     calls, lifecycle);
-            return new SessionProtocol(settings, webapp, clock, counters, seal, rows, index,
+            Optional<ExpiryIndex> expiryIndex = settings.get(Setting.EXPIRY_EVENTS)
+                    ? Optional.of(new HBaseExpiryIndex(tableView.apply(table(hbase, settings.get(Setting.EXPIRY_TABLE),
+                            settings)), calls, settings.get(Setting.KEY_SCOPE)))
+                    : Optional.empty();
+            return new SessionProtocol(settings, webapp, clock, counters, seal, rows, index, expiryIndex,
                     connection::close);
         } catch (RuntimeException e) {
             connection.close();

@@ -18,7 +18,7 @@ final class SaveOperation {
 
     /** What every save works with. */
     record Collaborators(SessionRows rows, UserIndex index, RowWrites writes, LiveCounters counters,
-            ExpiryPolicy expiry, Clock clock, LockingMode lockingMode) {
+            ExpiryPolicy expiry, Clock clock, LockingMode lockingMode, ExpiryTracking tracking) {
     }
 
     private final Collaborators with;
@@ -53,6 +53,8 @@ final class SaveOperation {
                     boolean underLease = lease != null && with.lockingMode() == LockingMode.PESSIMISTIC;
                     boolean held;
                     try {
+                        with.tracking().beforeWrite(key, plan.current().id(), session.state(), write.state(),
+                                plan.durability(), deadline);
                         held = underLease
                                 ? with.rows().replaceUnderLease(key, session.version(), lease, write, deadline)
                                 : with.rows().replace(key, session.version(), write, deadline);
@@ -111,6 +113,8 @@ final class SaveOperation {
             StoredState.Builder next = with.lockingMode() == LockingMode.NONE ? plan.stateFromBase()
                     : plan.onto(newer.get().state());
             RowWrite write = with.writes().of(next, newerVersion + 1, plan.durability(), key);
+            with.tracking().beforeWrite(key, plan.current().id(), newer.get().state(), write.state(), plan.durability(),
+                    deadline);
             if (with.rows().replace(key, newerVersion, write, deadline)) {
                 boolean merged = othersWrote && with.lockingMode() != LockingMode.NONE;
                 return written(write, merged ? SaveResult.MERGED : SaveResult.WRITTEN);

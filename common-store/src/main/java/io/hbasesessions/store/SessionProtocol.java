@@ -38,10 +38,12 @@ final class SessionProtocol implements SessionStore {
     private final SaveOperation.Collaborators with;
     private final SavePlan.Durabilities durabilities;
     private final Duration leaseTimeout;
+    private final Optional<ExpirySweeper> sweeper;
     private final Runnable onClose;
 
+    /** @param expiryIndex the expiry index when {@code expiryEvents} is on, else empty */
     SessionProtocol(StoreSettings settings, Webapp webapp, Clock clock, LiveCounters counters, StateSeal seal,
-            SessionRows rows, UserIndex index, Runnable onClose) {
+            SessionRows rows, UserIndex index, Optional<ExpiryIndex> expiryIndex, Runnable onClose) {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
         this.webapp = webapp;
@@ -51,13 +53,20 @@ final class SessionProtocol implements SessionStore {
             codecs.put(kind, kind.codec(classRules, limits));
         }
         this.writeCodec = codecs.get(settings.get(Setting.SERIALIZER));
+        this.leaseTimeout = Duration.ofSeconds(settings.get(Setting.LEASE_TIMEOUT_SECONDS));
+        Duration keptForSweep = expiryIndex.isEmpty() ? Duration.ZERO
+                : Duration.ofSeconds(settings.get(Setting.EXPIRY_EVENT_DELAY_SECONDS)).plus(leaseTimeout);
         ExpiryPolicy expiry = new ExpiryPolicy(settings.get(Setting.TOUCH_INTERVAL_SECONDS),
-                settings.get(Setting.MAX_LIFETIME_SECONDS));
+                settings.get(Setting.MAX_LIFETIME_SECONDS), keptForSweep);
+        ExpiryTracking tracking = new ExpiryTracking(expiryIndex, expiry, seal, ExpiryTracking.bucketWidth(settings),
+                counters);
         this.with = new SaveOperation.Collaborators(rows, index,
                 new RowWrites(expiry, seal, settings.get(Setting.MAX_SESSION_BYTES), counters), counters, expiry, clock,
-                settings.get(Setting.LOCKING_MODE));
+                settings.get(Setting.LOCKING_MODE), tracking);
         this.durabilities = SavePlan.Durabilities.of(settings);
-        this.leaseTimeout = Duration.ofSeconds(settings.get(Setting.LEASE_TIMEOUT_SECONDS));
+        this.sweeper = expiryIndex.map(expiryRows -> new ExpirySweeper(new ExpirySweeper.Collaborators(expiryRows,
+                tracking, rows, index, expiry, clock, counters, this::newDeadline), keyScope, leaseTimeout,
+                (sessionId, key, row) -> loaded(sessionId, key, row, null)));
         this.onClose = onClose;
     }
 
@@ -184,6 +193,7 @@ final class SessionProtocol implements SessionStore {
         RowWrite write = with.writes().of(plan.stateFromBase(), 1, durabilities.lifecycle(), key);
         plan.newUser().ifPresent(user -> with.index().add(new UserIndex.Entry(user, plan.current().creationTime(), key),
                 deadline));
+        with.tracking().beforeWrite(key, plan.current().id(), null, write.state(), durabilities.lifecycle(), deadline);
         if (!with.rows().insert(key, write, deadline)) {
             write = overEndedSession(key, plan, deadline);
         }
@@ -264,6 +274,7 @@ final class SessionProtocol implements SessionStore {
             with.index().add(newEntry, deadline);
         }
         RowWrite write = with.writes().of(plan.stateFromBase(), 1, durabilities.lifecycle(), newKey);
+        with.tracking().beforeWrite(newKey, newSessionId, null, write.state(), durabilities.lifecycle(), deadline);
         if (!with.rows().insert(newKey, write, deadline)) {
             throw new SessionAlreadyExistsException(newKey.shortHex());
         }
@@ -281,6 +292,8 @@ final class SessionProtocol implements SessionStore {
             }
             RowWrite carried = with.writes().of(plan.onto(newer.get().state()), write.version() + 1,
                     durabilities.lifecycle(), newKey);
+            with.tracking().beforeWrite(newKey, newSessionId, write.state(), carried.state(), durabilities.lifecycle(),
+                    deadline);
             if (!with.rows().replace(newKey, write.version(), carried, deadline)) {
                 throw new StoreUnavailableException("The new row of a session whose id changed was written by "
                         + "someone else", newKey.shortHex(), null);
@@ -340,6 +353,11 @@ final class SessionProtocol implements SessionStore {
                     .ifPresent(row -> owned.add(new OwnedSession(entry, row)));
         }
         return owned;
+    }
+
+    @Override
+    public List<StoredSession> sweepExpired() {
+        return sweeper.map(ExpirySweeper::sweep).orElse(List.of());
     }
 
     @Override

@@ -82,6 +82,16 @@ public interface SessionStore extends AutoCloseable {
     /** Deletes every session of a user in every scope ("log out everywhere"); returns how many were deleted. */
     int revokeAll(String user);
 
+    /**
+     * With {@code expiryEvents}: ends the sessions of due expiry buckets that no other node sweeps, and returns
+     * them, already deleted, for their container to fire {@code sessionDestroyed} and {@code valueUnbound}
+     * (their attributes decode with the web application's loader). Each session is returned by one sweep
+     * across the fleet. Without {@code expiryEvents}: empty, and HBase is not asked.
+     *
+     * @throws StoreUnavailableException if HBase fails before this sweep ended a session
+     */
+    List<StoredSession> sweepExpired();
+
     /** A snapshot of what this store has done since it was opened. */
     StoreCounters counters();
 

@@ -24,12 +24,13 @@ import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 
 /**
- * The schema of the {@code sessions} and {@code user_sessions} tables: created when missing and
- * {@code createTable} is on, otherwise checked, with every difference and the shell command that
- * fixes it in one message. Both tables share one family layout; their keys both start with a
- * uniformly distributed byte (a hash, a salt), so both are pre-split on it. Only the sessions table gets
- * {@code regionReplicas}: the index is read only by revocation and "find by user", which must see the
- * primary, so a replica of it would cost memory and replication and serve no read.
+ * The schema of the {@code sessions} and {@code user_sessions} tables, and of {@code session_expiry} with
+ * {@code expiryEvents}: created when missing and {@code createTable} is on, otherwise checked, with every
+ * difference and the shell command that fixes it in one message. The tables share one family layout; their
+ * keys all start with a uniformly distributed byte (a hash, a salt), so all are pre-split on it. Only the
+ * sessions table gets {@code regionReplicas}: the indexes are read only by revocation, "find by user" and
+ * the expiry sweep, which must see the primary, so a replica of them would cost memory and replication and
+ * serve no read.
  */
 final class SessionTables {
 
@@ -61,7 +62,11 @@ final class SessionTables {
     /** @throws StoreConfigurationException listing every table that is missing or differs, and how to fix it */
     void prepare() {
         List<String> problems = new ArrayList<>();
-        for (String table : List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE))) {
+        List<String> tables = new ArrayList<>(List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE)));
+        if (settings.get(Setting.EXPIRY_EVENTS)) {
+            tables.add(settings.get(Setting.EXPIRY_TABLE));
+        }
+        for (String table : tables) {
             prepare(TableName.valueOf(table), problems);
         }
         if (!problems.isEmpty()) {

@@ -113,6 +113,19 @@ public final class Setting<T> {
                     + "for no WAL sync (touches), travel together in one multi-action while an earlier one is in "
                     + "flight (a call to an idle server goes at once); `false`: each on its own.", Setting::parseBoolean, Range.any());
 
+    public static final Setting<Boolean> EXPIRY_EVENTS = new Setting<>("expiryEvents", Boolean.class, false,
+            "`true`, `false`", "Fire `sessionDestroyed` and `valueUnbound` when a session idles out or reaches "
+                    + "`maxLifetimeSeconds`, once across the fleet, on a node serving its key scope (see Expiry and "
+                    + "sessionDestroyed). Writes an entry in `expiryTable` when a write moves a session's expiry into "
+                    + "another time bucket; `false`: nothing is written or swept.", Setting::parseBoolean, Range.any());
+    public static final Setting<Long> EXPIRY_EVENT_DELAY_SECONDS = new Setting<>("expiryEventDelaySeconds", Long.class,
+            60L, "seconds, 2-3600", "With `expiryEvents`: the events of a session fire within about this long after "
+                    + "it expires (half of it is the width of a time bucket, half the sweep period).", Long::valueOf,
+            Range.between(2, 3600));
+    public static final Setting<String> EXPIRY_TABLE = new Setting<>("expiryTable", String.class, "session_expiry",
+            "`[namespace:]name`", "With `expiryEvents`: the expiry index, one row per time bucket, key scope and salt.",
+            Function.identity(), Range.tableName());
+
     private final String name;
     private final Class<T> type;
     private final T defaultValue;

@@ -34,6 +34,12 @@ public enum StoreCounter {
     MULTI_ACTIONS("multiActions", "Multi-actions that carried the Gets or touches of several requests together "
             + "(coalesceCalls)."),
     CALLS_IN_MULTI_ACTIONS("callsInMultiActions", "Gets and touches sent in those multi-actions."),
+    EXPIRY_ENTRIES("expiryEntries", "Expiry index entries written (expiryEvents): one by a write that moved its "
+            + "session's end into another time bucket."),
+    EXPIRY_BUCKETS_SWEPT("expiryBucketsSwept", "Due expiry buckets this node claimed and swept (expiryEvents)."),
+    EXPIRED_BY_SWEEP("expiredBySweep", "Sessions this node's sweeps ended for their expiry events (expiryEvents)."),
+    EXPIRY_ENTRIES_REFUSED("expiryEntriesRefused", "Expiry index entries a sweep dropped because they do not name a "
+            + "session of this key scope (failed their seal, or an id that does not hash to their row)."),
     ERRORS("errors", "Operations that failed because HBase could not be reached or did not answer in time.");
 
     private final String counterName;

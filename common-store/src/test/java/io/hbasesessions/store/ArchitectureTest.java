@@ -18,7 +18,7 @@ class ArchitectureTest {
     private static final String HBASE = "import org.apache.hadoop.";
     /** The classes of common-store that may talk to HBase: everything else is plain rules. */
     private static final Set<String> HBASE_ACCESS = Set.of("HBaseSessionRows.java", "CallCoalescer.java",
-            "HBaseUserIndex.java", "SessionTables.java", "HBaseSessions.java", "HBaseCalls.java",
+            "HBaseUserIndex.java", "HBaseExpiryIndex.java", "SessionTables.java", "HBaseSessions.java", "HBaseCalls.java",
             "HBaseClientConfiguration.java", "SharedConnections.java");
 
     @Test

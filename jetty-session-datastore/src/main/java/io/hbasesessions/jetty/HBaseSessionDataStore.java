@@ -27,6 +27,7 @@ import org.eclipse.jetty.security.authentication.SessionAuthentication;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.session.AbstractSessionDataStore;
+import org.eclipse.jetty.session.HouseKeeper;
 import org.eclipse.jetty.session.ManagedSession;
 import org.eclipse.jetty.session.SessionContext;
 import org.eclipse.jetty.session.SessionData;
@@ -40,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * Jetty's {@code SessionDataStore} on the shared HBase store: a translation. The rules (what changed,
  * touch debouncing, conflict merging, expiry, failMode) live in the store; Jetty's base class keeps its
  * protocol. Expiry is the store's check on every read plus HBase's TTL, so nothing here scans the
- * table: {@link #doGetExpired} and {@link #doCleanOrphans} have nothing to do.
+ * table. With {@code expiryEvents}, {@link #doGetExpired} returns the sessions the store's sweep of its
+ * due expiry buckets ended, and hands each back once to Jetty's expiry ({@link #doLoad}), which fires
+ * its events; {@link #doCleanOrphans} has nothing to do.
  *
  * <p>Each request's session is saved before its response is committed ({@link RequestGuard}); a
  * store failure answers the request with the store's failure response. A login is kept as the store's
@@ -59,6 +62,8 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     private final Map<String, String> namedSettings;
     /** Old ids of sessions whose id Jetty is renewing; their delete waits for the new row (see {@link #delete}). */
     private final Set<String> idsBeingRenewed = ConcurrentHashMap.newKeySet();
+    /** Sessions the last expiry sweep ended, until Jetty's scavenger loads them to expire them (see {@link #doGetExpired}). */
+    private final Map<String, StoredSession> endedBySweep = new ConcurrentHashMap<>();
     private final RequestGuard guard = new RequestGuard(this::flushSessionOf);
     private StoreSettings settings;
     private SessionStore store;
@@ -85,6 +90,9 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
                 (name, value) -> !SessionAuthentication.AUTHENTICATED_ATTRIBUTE.equals(name)));
         mbean = StoreMBean.register(store, settings, "Jetty/" + _context.getWorkerName(),
                 _context.getVhost() + _context.getCanonicalContextPath());
+        if (settings.get(Setting.EXPIRY_EVENTS)) {
+            paceExpirySweeps();
+        }
         contextHandler().addEventListener(guard);
         _context.getContext().setAttribute(SessionRevoker.CONTEXT_ATTRIBUTE, (SessionRevoker) store::revokeAll);
         LOG.info("Sessions are stored in HBase: {}", settings);
@@ -98,6 +106,27 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         store.close();
         store = null;
         super.doStop();
+    }
+
+    /**
+     * Jetty asks {@link #doGetExpired} on a house keeper's scavenge, at most once per grace period: with
+     * {@code expiryEvents} scavenges must come at least every half event delay, and ask every time. The house keeper is the server's:
+     * shortening its interval makes every context scavenge that often (cheap with the HBase session cache,
+     * which holds no sessions).
+     */
+    private void paceExpirySweeps() throws Exception {
+        int period = (int) Math.max(1, settings.get(Setting.EXPIRY_EVENT_DELAY_SECONDS) / 2);
+        // Asked only when more than a grace period passed since the last time: half a period, so every scavenge asks.
+        int gracePeriod = Math.max(1, period / 2);
+        if (getGracePeriodSec() > gracePeriod) {
+            setGracePeriodSec(gracePeriod);
+        }
+        HouseKeeper houseKeeper = _context.getSessionManager().getSessionIdManager().getSessionHouseKeeper();
+        if (houseKeeper != null && houseKeeper.getIntervalSec() > period) {
+            LOG.info("The session house keeper scavenged every {} s, longer than half of expiryEventDelaySeconds; "
+                    + "it now scavenges every {} s", houseKeeper.getIntervalSec(), period);
+            houseKeeper.setIntervalSec(period);
+        }
     }
 
     private ContextHandler contextHandler() {
@@ -127,6 +156,10 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
      */
     @Override
     public SessionData doLoad(String id) {
+        StoredSession ended = endedBySweep.get(id);
+        if (ended != null) {
+            return toSessionData(ended);
+        }
         Optional<RequestGuard.RequestState> request = guard.current();
         try {
             return availability.call(() -> store.load(id)).map(this::toSessionData).orElse(null);
@@ -265,7 +298,7 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
      */
     @Override
     public boolean delete(String id) {
-        if (idsBeingRenewed.remove(id)) {
+        if (idsBeingRenewed.remove(id) || endedBySweep.remove(id) != null) {
             return true;
         }
         try {
@@ -308,10 +341,33 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         }
     }
 
-    /** HBase's TTL removes sessions that no node manages; the table is never scanned for them. */
+    /**
+     * With {@code expiryEvents}: the sessions the store's sweep of its due expiry buckets ended, already
+     * deleted. Jetty's scavenger expires each at once ({@code SessionIdManager.expireAll}): its session cache
+     * loads it ({@link #doLoad} hands back the ended session once), fires {@code sessionDestroyed} and
+     * {@code valueUnbound}, and deletes it ({@link #delete} then asks HBase nothing). Without
+     * {@code expiryEvents} HBase's TTL removes sessions no node manages, and the table is never scanned.
+     */
     @Override
     public Set<String> doGetExpired(long before) {
-        return Set.of();
+        if (!settings.get(Setting.EXPIRY_EVENTS)) {
+            return Set.of();
+        }
+        // Jetty expired whatever it was going to of the last sweep's sessions before it asked again.
+        endedBySweep.clear();
+        try {
+            for (StoredSession ended : availability.call(store::sweepExpired)) {
+                endedBySweep.put(ended.record().id(), ended);
+            }
+        } catch (StoreUnavailableException e) {
+            LOG.warn("The expiry sweep failed; its buckets are swept later: {}", e.getMessage());
+        }
+        return Set.copyOf(endedBySweep.keySet());
+    }
+
+    /** Whether Jetty's expiry is about to expire this session, which the store's sweep ended. */
+    boolean isEndedBySweep(String id) {
+        return endedBySweep.containsKey(id);
     }
 
     /** HBase's TTL removes other contexts' expired sessions too. */

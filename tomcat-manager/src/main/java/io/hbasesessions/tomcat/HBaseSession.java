@@ -26,6 +26,8 @@ final class HBaseSession extends StandardSession {
     private volatile StoredSession stored;
     /** Counts changes of metadata (login, timeout, invalidation), for {@link #changes()}. */
     private volatile long metadataChanges;
+    /** Set for a session the store's expiry sweep already deleted: its expiry only fires Tomcat's events. */
+    private volatile boolean endedInStore;
 
     HBaseSession(HBaseSessionManager manager) {
         super(manager);
@@ -123,13 +125,19 @@ final class HBaseSession extends StandardSession {
         return isValidInternal();
     }
 
+    /** Expires, with every event, a session the store's expiry sweep ended (and deleted). */
+    void expireEndedInStore() {
+        endedInStore = true;
+        expire(true);
+    }
+
     /**
      * Invalidation deletes the stored session first: if HBase cannot be reached, the exception reaches
      * the application and the session is left valid here and everywhere, rather than gone only here.
      */
     @Override
     public void expire(boolean notify) {
-        if (isValidInternal() && !expiring) {
+        if (isValidInternal() && !expiring && !endedInStore) {
             sessionManager.deleteStored(this);
             metadataChanges++;
         }

@@ -19,6 +19,7 @@ import jakarta.servlet.http.HttpSessionActivationListener;
 import jakarta.servlet.http.HttpSessionEvent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
@@ -43,7 +44,9 @@ import org.apache.juli.logging.LogFactory;
  *
  * <p>Expiry is the store's check on every read plus HBase's TTL; this manager never scans HBase. So
  * {@code HttpSessionListener.sessionDestroyed} fires on {@code invalidate()} (on the node that
- * invalidates), never for a session that simply expires while idle: no node holds it then.
+ * invalidates), and for a session that expires while idle only with {@code expiryEvents}: then
+ * {@link #processExpires} sweeps the store's due expiry buckets and expires, with Tomcat's events, each
+ * session the sweep ended.
  *
  * <p>Every setting of the store's configuration vocabulary is an attribute of the {@code <Manager>}
  * element (Tomcat passes each to {@link #setProperty}); they are checked when the context starts,
@@ -117,10 +120,65 @@ public class HBaseSessionManager extends ManagerBase {
             throw new LifecycleException(ConfiguredSettings.describe(context) + ": cannot open the HBase session "
                     + "store: " + e.getMessage(), e);
         }
+        if (settings.get(Setting.EXPIRY_EVENTS)) {
+            paceExpirySweeps(context);
+        }
         SessionStore opened = store;
         context.getServletContext().setAttribute(SessionRevoker.CONTEXT_ATTRIBUTE, (SessionRevoker) opened::revokeAll);
         log.info(ConfiguredSettings.describe(context) + ": " + settings);
         setState(LifecycleState.STARTING);
+    }
+
+    /**
+     * Tomcat calls {@link #processExpires} every {@code backgroundProcessorDelay} x
+     * {@code processExpiresFrequency} seconds: with {@code expiryEvents}, sweeps must come at least every
+     * half event delay, so a longer background delay is shortened for this context.
+     */
+    private void paceExpirySweeps(Context context) {
+        int period = (int) Math.max(1, settings.get(Setting.EXPIRY_EVENT_DELAY_SECONDS) / 2);
+        int delay = backgroundDelayOf(context);
+        if (delay <= 0 || delay > period) {
+            log.info(ConfiguredSettings.describe(context) + ": backgroundProcessorDelay " + delay + " s is "
+                    + "longer than half of expiryEventDelaySeconds; this context sweeps every " + period + " s");
+            context.setBackgroundProcessorDelay(period);
+            delay = period;
+        }
+        setProcessExpiresFrequency(Math.max(1, period / delay));
+    }
+
+    /** The delay of the background thread that processes {@code container}: its own, or its nearest parent's. */
+    private static int backgroundDelayOf(org.apache.catalina.Container container) {
+        for (org.apache.catalina.Container processed = container; processed != null; processed = processed.getParent()) {
+            if (processed.getBackgroundProcessorDelay() > 0) {
+                return processed.getBackgroundProcessorDelay();
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * With {@code expiryEvents}: expires, with Tomcat's {@code sessionDestroyed} and {@code valueUnbound},
+     * each session this node's sweep ended in the store. A failed sweep leaves its buckets to a later one.
+     */
+    @Override
+    public void processExpires() {
+        super.processExpires();
+        SessionStore current = store;
+        if (current == null || !settings.get(Setting.EXPIRY_EVENTS)) {
+            return;
+        }
+        List<StoredSession> ended;
+        try {
+            ended = current.sweepExpired();
+        } catch (SessionStoreException e) {
+            log.warn("The expiry sweep failed; its buckets are swept later: " + e.getMessage());
+            return;
+        }
+        for (StoredSession session : ended) {
+            HBaseSession expired = new HBaseSession(this);
+            expired.restore(canonicalId(session.record().id()), session, getPersistAuthentication());
+            expired.expireEndedInStore();
+        }
     }
 
     @Override
@@ -246,12 +304,16 @@ public class HBaseSessionManager extends ManagerBase {
 
     private HBaseSession activate(String rawId, StoredSession stored) {
         HBaseSession session = new HBaseSession(this);
-        String route = getEngine().getJvmRoute();
-        session.restore(route == null || route.isEmpty() ? rawId : rawId + "." + route, stored,
-                getPersistAuthentication());
+        session.restore(canonicalId(rawId), stored, getPersistAuthentication());
         watchActivation(session);
         add(session);
         return session;
+    }
+
+    /** Tomcat's id of a session: the store's id with this node's route. */
+    private String canonicalId(String rawId) {
+        String route = getEngine().getJvmRoute();
+        return route == null || route.isEmpty() ? rawId : rawId + "." + route;
     }
 
     /** Attributes come to life in this JVM when first read: that is when they are activated. */
