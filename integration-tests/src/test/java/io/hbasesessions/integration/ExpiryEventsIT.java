@@ -44,11 +44,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * killed ({@code kill -9}) before any of them expires. The 20 sessions made last are kept alive by a
  * request every second, each to a surviving node other than the one that made it, for several of their
  * timeouts; the others are left idle. Each idle session must end exactly once fleet-wide, the killed
- * node's included: one {@code sessionDestroyed} that still reads its tag, one {@code valueUnbound} of a
- * value of the webapp's own class, on a survivor, in the webapp's context, never before the session
- * expired. The kept-alive sessions must not end while in use, and once left alone end exactly once as
- * well. Afterwards no session opens with its old cookie or is still stored. What each node's webapp saw
- * is read from its {@code /session?op=endings}.
+ * node's included: on a survivor, never before the session expired, one {@code sessionDestroyed} that
+ * still reads its tag and runs with the webapp's class loader as its context loader, and one
+ * {@code valueUnbound} of a value of the webapp's own class. The kept-alive sessions must not end while
+ * in use, and once left alone end exactly once as well. Afterwards no session opens with its old cookie
+ * or is still live in the store. What each node's webapp saw is read from its {@code /session?op=endings}.
  *
  * <p>Waits are bounded generously (this runs on a loaded 2-core machine): they end a test that would
  * otherwise hang, they measure nothing; the measured figures are printed as {@code FIGURE} lines.
@@ -59,8 +59,8 @@ class ExpiryEventsIT {
 
     private static final int SESSIONS = 500;
     private static final int KEPT_ALIVE = 20;
-    /** Long enough that all sessions are made and a node is killed before the first of them expires. */
-    private static final int IDLE_TIMEOUT_SECONDS = 12;
+    /** Long enough that all sessions are made and a node is killed before the first of them expires (8 s seen). */
+    private static final int IDLE_TIMEOUT_SECONDS = 20;
     /** A touch every second leaves room for answers seconds late on a loaded machine. */
     private static final int KEPT_TIMEOUT_SECONDS = 5;
     private static final Duration TOUCH_PERIOD = Duration.ofSeconds(1);
@@ -277,9 +277,10 @@ class ExpiryEventsIT {
             checks.add(() -> assertEquals(List.of(), examples(endings.unbound().stream()
                     .filter(ending -> !ending.isWebapp("valueLoader")).toList()),
                     "valueUnbound of a value not loaded by the webapp's class loader"));
-            checks.add(() -> assertEquals(List.of(), examples(endings.all()
+            // Only sessionDestroyed: Jetty calls valueUnbound outside the context's scope, on its own expiry too.
+            checks.add(() -> assertEquals(List.of(), examples(endings.destroyed().stream()
                     .filter(ending -> !ending.isWebapp("contextLoader")).toList()),
-                    "events fired without the webapp's class loader as the thread's context loader"));
+                    "sessionDestroyed fired without the webapp's class loader as the thread's context loader"));
             checks.add(() -> assertEquals(List.of(), examples(endings.all()
                     .filter(ending -> planned.containsKey(ending.id())
                             && ending.at().isBefore(planned.get(ending.id()).expiry())).toList()),

@@ -20,7 +20,7 @@ final class SessionEndings {
     static final String TAG = "tag";
     /** The attribute holding the ListeningNote a test binds beside the tag. */
     static final String LISTENER = "listener";
-    /** What a class loader field says when it is the webapp's, the one that loaded this class. */
+    /** What a class loader field says when it is the webapp's (its servlet context's). */
     static final String WEBAPP_LOADER = "webapp";
 
     private static final Queue<Map<String, String>> DESTROYED = new ConcurrentLinkedQueue<>();
@@ -34,17 +34,18 @@ final class SessionEndings {
         Map<String, String> record = started(session);
         try {
             record.put("tag", String.valueOf(session.getAttribute(TAG)));
-            record.put("listenerLoader", loaderOf(session.getAttribute(LISTENER)));
+            record.put("listenerLoader", loaderOf(session.getAttribute(LISTENER), session));
         } catch (IllegalStateException e) {
             record.put("tag", "unreadable: " + e.getMessage());
         }
         DESTROYED.add(record);
     }
 
-    static void unbound(String text, HttpSessionBindingEvent event) {
+    /** {@code value} is the unbound listener itself: Jetty's events carry no value ({@code getValue()} is null). */
+    static void unbound(ListeningNote value, String text, HttpSessionBindingEvent event) {
         Map<String, String> record = started(event.getSession());
         record.put("text", text);
-        record.put("valueLoader", loaderOf(event.getValue()));
+        record.put("valueLoader", loaderOf(value, event.getSession()));
         UNBOUND.add(record);
     }
 
@@ -66,7 +67,7 @@ final class SessionEndings {
         Map<String, String> record = new LinkedHashMap<>();
         record.put("id", withoutRoute(session.getId()));
         record.put("atMillis", Long.toString(System.currentTimeMillis()));
-        record.put("contextLoader", describeLoader(Thread.currentThread().getContextClassLoader()));
+        record.put("contextLoader", describeLoader(Thread.currentThread().getContextClassLoader(), session));
         return record;
     }
 
@@ -76,13 +77,13 @@ final class SessionEndings {
         return dot < 0 ? id : id.substring(0, dot);
     }
 
-    private static String loaderOf(Object value) {
-        return value == null ? "none" : describeLoader(value.getClass().getClassLoader());
+    private static String loaderOf(Object value, HttpSession session) {
+        return value == null ? "none" : describeLoader(value.getClass().getClassLoader(), session);
     }
 
     /** One line, unlike some loaders' {@code toString()}. */
-    private static String describeLoader(ClassLoader loader) {
-        if (loader == SessionEndings.class.getClassLoader()) {
+    private static String describeLoader(ClassLoader loader, HttpSession session) {
+        if (loader == session.getServletContext().getClassLoader()) {
             return WEBAPP_LOADER;
         }
         return loader == null ? "bootstrap" : loader.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(loader));
