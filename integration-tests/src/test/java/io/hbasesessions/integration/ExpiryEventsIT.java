@@ -47,8 +47,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * node's included: on a survivor, never before the session expired, one {@code sessionDestroyed} that
  * still reads its tag and runs with the webapp's class loader as its context loader, and one
  * {@code valueUnbound} of a value of the webapp's own class. The kept-alive sessions must not end while
- * in use, and once left alone end exactly once as well. Afterwards no session opens with its old cookie
- * or is still live in the store. What each node's webapp saw is read from its {@code /session?op=endings}.
+ * in use, and once left alone end exactly once as well. Every 25th idle session gets a request with its
+ * cookie half a second after it expired, most likely before the sweep came to it: that request must get
+ * a new session, and the old one must still end exactly once. Afterwards no session opens with its old
+ * cookie or is still live in the store. What each node's webapp saw is read from its {@code /session?op=endings}.
  *
  * <p>Waits are bounded generously (this runs on a loaded 2-core machine): they end a test that would
  * otherwise hang, they measure nothing; the measured figures are printed as {@code FIGURE} lines.
@@ -66,6 +68,9 @@ class ExpiryEventsIT {
     private static final Duration TOUCH_PERIOD = Duration.ofSeconds(1);
     private static final Duration KEPT_ALIVE_AT_LEAST = Duration.ofSeconds(4L * KEPT_TIMEOUT_SECONDS);
     private static final int EVENT_DELAY_SECONDS = 4;
+    /** Every 25th idle session (on each node in turn) is asked for again just after it expired, likely before its sweep. */
+    private static final int LATE_LOOKUP_STRIDE = 25;
+    private static final Duration LATE_LOOKUP_AFTER_EXPIRY = Duration.ofMillis(500);
     /** The default bucket lease: a bucket claimed by a node that died is swept after it at the latest. */
     private static final int LEASE_TIMEOUT_SECONDS = 30;
     /** After the expected number of events came: long enough for any second delivery to show too. */
@@ -175,14 +180,19 @@ class ExpiryEventsIT {
                     + " was killed at " + killed + ", after the first session expired (" + firstExpiry + "); raise "
                     + "IDLE_TIMEOUT_SECONDS");
 
+            List<Planned> lookedUpLate = sessions.stream().filter(Planned::lookedUpLate).toList();
+            ScheduledExecutorService lateLookups = lookUpJustAfterExpiry(lookedUpLate);
             List<Planned> kept = sessions.stream().filter(Planned::keptAlive).toList();
             Endings whileKept = keepAliveWhileTheOthersEnd(kept);
             awaitDestroyed(SESSIONS, Instant.now().plus(eventBound(KEPT_TIMEOUT_SECONDS)));
             Thread.sleep(QUIET.toMillis());
+            lateLookups.shutdown();
+            assertTrue(lateLookups.awaitTermination(60, TimeUnit.SECONDS), "a late lookup did not end");
             Endings endings = Endings.readFrom(survivors);
             printFigures(endings);
             // Every check, so that one failure does not hide the others.
             List<Executable> checks = new ArrayList<>(keptSessionChecks(kept, whileKept));
+            checks.addAll(lateLookupChecks(lookedUpLate));
             checks.addAll(endedOnceChecks(endings));
             checks.addAll(goneChecks());
             checks.add(() -> assertEquals(endings.destroyed().size(), destroyedCount(), "sessionDestroyed events came "
@@ -202,7 +212,20 @@ class ExpiryEventsIT {
         }
 
         private Planned plan(int index, boolean keptAlive) {
-            return new Planned("s" + index, all.get(index % all.size()), keptAlive);
+            return new Planned("s" + index, all.get(index % all.size()), keptAlive,
+                    !keptAlive && index % LATE_LOOKUP_STRIDE == 0);
+        }
+
+        /** Each on a survivor, {@link #LATE_LOOKUP_AFTER_EXPIRY} after its session expired; shut down to await them. */
+        private ScheduledExecutorService lookUpJustAfterExpiry(List<Planned> lookedUpLate) {
+            ScheduledExecutorService lookups = Executors.newScheduledThreadPool(2);
+            for (int i = 0; i < lookedUpLate.size(); i++) {
+                Planned planned = lookedUpLate.get(i);
+                Node node = survivors.get(i % survivors.size());
+                long delayMillis = Duration.between(Instant.now(), planned.expiry().plus(LATE_LOOKUP_AFTER_EXPIRY)).toMillis();
+                lookups.schedule(() -> planned.lookUpLate(node), delayMillis, TimeUnit.MILLISECONDS);
+            }
+            return lookups;
         }
 
         /**
@@ -246,6 +269,13 @@ class ExpiryEventsIT {
                             "valueUnbound for sessions in use"),
                     () -> assertEquals(List.of(), examples(kept.stream().flatMap(planned -> planned.touchFailures().stream())
                             .toList()), "touches that did not find their session as it was made"));
+        }
+
+        /** Whether the expired session stayed ended for a request just after its expiry; its own end is checked with all. */
+        private List<Executable> lateLookupChecks(List<Planned> lookedUpLate) {
+            return List.of(() -> assertEquals(List.of(), examples(lookedUpLate.stream()
+                    .filter(planned -> !planned.lateLookupGotANewSession()).map(Planned::lateLookup).toList()),
+                    "requests with an expired session's cookie that did not get a new session of their own"));
         }
 
         private List<Executable> endedOnceChecks(Endings endings) {
@@ -294,7 +324,7 @@ class ExpiryEventsIT {
             List<String> storedStill = new ArrayList<>();
             runAll(sessions.stream().map(session -> (Callable<Void>) () -> {
                 Node node = survivors.get(Math.floorMod(session.tag.hashCode(), survivors.size()));
-                Answer answer = Browser.withCookie(session.cookie()).get(node.session(), "op=get").expect(200);
+                Answer answer = Browser.withCookie(session.madeCookie()).get(node.session(), "op=get").expect(200);
                 if (answer.hasSession()) {
                     synchronized (served) {
                         served.add(session + " on " + node + ": " + answer.values());
@@ -341,6 +371,13 @@ class ExpiryEventsIT {
                     && planned.get(ending.id()).creator == victim).count();
             Figures.print("expiry " + fleet + ": sessions made on the killed node that ended on a survivor",
                     victimsSessions + " of " + sessions.stream().filter(session -> session.creator == victim).count());
+            Map<String, Instant> destroyedAt = endings.destroyed().stream().collect(Collectors.toMap(Ending::id, Ending::at,
+                    (first, second) -> first));
+            List<Planned> lookedUpLate = sessions.stream().filter(Planned::lookedUpLate).toList();
+            Figures.print("expiry " + fleet + ": late lookups sent before their session's sessionDestroyed", lookedUpLate.stream()
+                    .filter(session -> session.lateLookupSent() != null && destroyedAt.containsKey(session.id)
+                            && session.lateLookupSent().isBefore(destroyedAt.get(session.id))).count()
+                    + " of " + lookedUpLate.size());
             List<Long> lags = endings.destroyed().stream().filter(ending -> planned.containsKey(ending.id()))
                     .map(ending -> Duration.between(planned.get(ending.id()).expiry(), ending.at()).toMillis())
                     .sorted().toList();
@@ -386,21 +423,31 @@ class ExpiryEventsIT {
         final String tag;
         final Node creator;
         final boolean keptAlive;
+        final boolean lookedUpLate;
         final Browser browser = new Browser();
         String id;
+        private String madeCookie;
         private Instant lastSent;
+        private Instant lateLookupSent;
+        private String lateLookup = "not sent";
+        private boolean lateLookupGotANewSession;
         private long longestTouchGapMillis;
         private int touches;
         private final List<String> touchFailures = new ArrayList<>();
 
-        Planned(String tag, Node creator, boolean keptAlive) {
+        Planned(String tag, Node creator, boolean keptAlive, boolean lookedUpLate) {
             this.tag = tag;
             this.creator = creator;
             this.keptAlive = keptAlive;
+            this.lookedUpLate = lookedUpLate;
         }
 
         boolean keptAlive() {
             return keptAlive;
+        }
+
+        boolean lookedUpLate() {
+            return lookedUpLate;
         }
 
         int timeoutSeconds() {
@@ -414,7 +461,29 @@ class ExpiryEventsIT {
             assertEquals(Integer.toString(timeoutSeconds()), answer.value("maxInactive"), creator + " kept another interval");
             synchronized (this) {
                 id = browser.sessionId();
+                madeCookie = browser.cookie();
                 lastSent = sent;
+            }
+        }
+
+        /** A request that makes a session, with the cookie of this expired one: it must get one of its own. */
+        void lookUpLate(Node node) {
+            Instant sent = Instant.now();
+            String outcome;
+            boolean newSession = false;
+            try {
+                Answer answer = browser.get(node.session(), "op=create");
+                String answeredId = answer.values().get("id");
+                newSession = answer.hasSession() && !id.equals(Browser.withoutRoute(answeredId))
+                        && answer.attribute(TAG) == null;
+                outcome = "HTTP " + answer.status() + " " + answer.values();
+            } catch (AssertionError e) {
+                outcome = e.getMessage();
+            }
+            synchronized (this) {
+                lateLookupSent = sent;
+                lateLookupGotANewSession = newSession;
+                lateLookup = this + " looked up on " + node + " at " + sent + ": " + outcome;
             }
         }
 
@@ -460,13 +529,26 @@ class ExpiryEventsIT {
             return List.copyOf(touchFailures);
         }
 
-        String cookie() {
-            return browser.cookie();
+        synchronized String madeCookie() {
+            return madeCookie;
+        }
+
+        synchronized Instant lateLookupSent() {
+            return lateLookupSent;
+        }
+
+        synchronized String lateLookup() {
+            return lateLookup;
+        }
+
+        synchronized boolean lateLookupGotANewSession() {
+            return lateLookupGotANewSession;
         }
 
         @Override
         public synchronized String toString() {
-            return tag + " (" + id + ", made on " + creator + (keptAlive ? ", kept alive" : "") + ")";
+            return tag + " (" + id + ", made on " + creator + (keptAlive ? ", kept alive" : "")
+                    + (lookedUpLate ? ", looked up late" : "") + ")";
         }
     }
 
