@@ -46,7 +46,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * timeouts; the others are left idle. Each idle session must end exactly once fleet-wide, the killed
  * node's included: on a survivor, never before the session expired, one {@code sessionDestroyed} that
  * still reads its tag and runs with the webapp's class loader as its context loader, and one
- * {@code valueUnbound} of a value of the webapp's own class. The kept-alive sessions must not end while
+ * {@code valueUnbound} of a value of the webapp's own class (and {@code attributeRemoved} for both
+ * attributes). The kept-alive sessions must not end while
  * in use, and once left alone end exactly once as well. Every 25th idle session gets a request with its
  * cookie half a second after it expired, most likely before the sweep came to it: that request must get
  * a new session, and the old one must still end exactly once. Afterwards no session opens with its old
@@ -82,7 +83,10 @@ class ExpiryEventsIT {
     private static final String TAG = "tag";
     private static final String WEBAPP_LOADER = "webapp";
 
-    /** The three nodes of each container; the last one is killed. */
+    /**
+     * The three nodes of each container; the last one is killed. Tomcat 11 and 10.1 side by side: one
+     * manager serves both, and their {@code ManagerBase} differ.
+     */
     enum Fleet {
         TOMCAT(Node.Kind.TOMCAT, List.of(
                 new NodeSpec("tomcat-11-a", NodeProgram.TOMCAT_11, "ta"),
@@ -195,8 +199,10 @@ class ExpiryEventsIT {
             checks.addAll(lateLookupChecks(lookedUpLate));
             checks.addAll(endedOnceChecks(endings));
             checks.addAll(goneChecks());
-            checks.add(() -> assertEquals(endings.destroyed().size(), destroyedCount(), "sessionDestroyed events came "
-                    + "after the requests with the ended sessions' cookies"));
+            checks.add(() -> assertEquals(endings.destroyed().size(), survivorsCount("destroyed"), "sessionDestroyed "
+                    + "events came after the requests with the ended sessions' cookies"));
+            checks.add(() -> assertEquals(2L * SESSIONS, survivorsCount("attributeRemoved"), "attributeRemoved events on "
+                    + "the survivors: the tag and the ListeningNote of each session, nothing else removes attributes here"));
             assertAll(fleet + ", " + victim + " killed", checks);
         }
 
@@ -343,15 +349,15 @@ class ExpiryEventsIT {
         }
 
         private void awaitDestroyed(int expected, Instant deadline) throws InterruptedException {
-            while (destroyedCount() < expected && Instant.now().isBefore(deadline)) {
+            while (survivorsCount("destroyed") < expected && Instant.now().isBefore(deadline)) {
                 Thread.sleep(POLL.toMillis());
             }
         }
 
-        /** The survivors' {@code sessionDestroyed} events so far, as their webapps count them. */
-        private long destroyedCount() {
+        /** The survivors' session events of one kind so far ({@code destroyed}, ...), as their webapps count them. */
+        private long survivorsCount(String event) {
             return survivors.stream().mapToLong(node -> Long.parseLong(new Browser().get(node.session(), "op=events")
-                    .expect(200).value("destroyed"))).sum();
+                    .expect(200).value(event))).sum();
         }
 
         private String missingByCreator(Map<String, List<Ending>> destroyed) {
