@@ -1,5 +1,6 @@
 package io.hbasesessions.store;
 
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +12,8 @@ import org.apache.hadoop.hbase.client.AsyncTable;
 
 /** Opens a {@link SessionProtocol} on HBase: the shared connection, the checked tables, bounded table handles. */
 final class HBaseSessions {
+
+    private static final System.Logger LOG = System.getLogger(SessionStore.class.getName());
 
     /** A view of each table the store uses; tests wrap them to see the mutations the store sends. */
     interface TableView extends UnaryOperator<AsyncTable<AdvancedScanResultConsumer>> {
@@ -36,6 +39,11 @@ final class HBaseSessions {
                     calls, lifecycle, seal, settings.get(Setting.TIMELINE_READS), coalescing);
             UserIndex index = new HBaseUserIndex(tableView.apply(table(hbase, settings.get(Setting.INDEX_TABLE), settings)),
                     calls, lifecycle);
+            if (settings.get(Setting.EXPIRY_EVENTS) && settings.get(Setting.STATE_PROTECTION) != StateProtection.ENCRYPT) {
+                LOG.log(Level.WARNING, "expiryEvents keeps the id of every session in table ''{0}'' for its listeners, "
+                        + "readable by anyone who can read that table; stateProtection=encrypt encrypts them",
+                        settings.get(Setting.EXPIRY_TABLE));
+            }
             Optional<ExpiryIndex> expiryIndex = settings.get(Setting.EXPIRY_EVENTS)
                     ? Optional.of(new HBaseExpiryIndex(tableView.apply(table(hbase, settings.get(Setting.EXPIRY_TABLE),
                             settings)), calls, settings.get(Setting.KEY_SCOPE)))

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +23,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
+import org.apache.hadoop.hbase.client.AsyncTable;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -122,6 +129,64 @@ class ExpiryEventsTest {
             assertEquals(List.of(), store.sweepExpired());
             clock.advance(Duration.ofSeconds(1));
             assertEquals(Set.of(ids.get(0)), tagsOf(store.sweepExpired()).keySet());
+        }
+    }
+
+    @Test
+    void aSessionTouchedBetweenTheSweepersReadAndItsDeleteIsNotEnded() {
+        MutableClock clock = new MutableClock(TestStores.START);
+        StoreSettings scope = settings().build();
+        AtomicReference<Runnable> beforeNextDelete = new AtomicReference<>();
+        try (SessionStore requests = TestStores.open(scope, clock);
+                SessionStore sweeper = HBaseSessions.open(scope, TestStores.WEBAPP, clock,
+                        new BeforeConditionalDelete(scope.get(Setting.TABLE), beforeNextDelete))) {
+            String id = create(requests, clock, 1).get(0);
+            clock.advance(TIMEOUT.minusSeconds(1));
+            StoredSession inFlight = requests.load(id).orElseThrow();
+            clock.advance(Duration.ofSeconds(1));
+            // A request that began before the end saves its touch after the sweeper read the session as over.
+            beforeNextDelete.set(() -> assertEquals(SaveResult.TOUCHED,
+                    requests.save(inFlight, inFlight.record().withLastAccessTime(clock.instant().minusSeconds(1)))));
+
+            assertEquals(List.of(), sweeper.sweepExpired(), "the touched session is not ended");
+            assertTrue(requests.load(id).isPresent());
+            clock.advance(TIMEOUT);
+            assertEquals(Set.of(id), tagsOf(sweeper.sweepExpired()).keySet(), "it ends at its new end");
+        }
+    }
+
+    /** Runs an action just before the next conditional delete reaches the sessions table. */
+    private static final class BeforeConditionalDelete implements HBaseSessions.TableView {
+
+        private final String sessionsTable;
+        private final AtomicReference<Runnable> action;
+
+        BeforeConditionalDelete(String sessionsTable, AtomicReference<Runnable> action) {
+            this.sessionsTable = sessionsTable;
+            this.action = action;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public AsyncTable<AdvancedScanResultConsumer> apply(AsyncTable<AdvancedScanResultConsumer> table) {
+            if (!table.getName().getNameAsString().equals(sessionsTable)) {
+                return table;
+            }
+            return (AsyncTable<AdvancedScanResultConsumer>) Proxy.newProxyInstance(AsyncTable.class.getClassLoader(),
+                    new Class<?>[] {AsyncTable.class}, (proxy, method, args) -> {
+                        if (args != null && args.length == 1 && args[0] instanceof CheckAndMutate check
+                                && check.getAction() instanceof Delete) {
+                            Runnable pending = action.getAndSet(null);
+                            if (pending != null) {
+                                pending.run();
+                            }
+                        }
+                        try {
+                            return method.invoke(table, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
         }
     }
 

@@ -36,7 +36,7 @@ class HBaseDownTest {
         try (SessionStore store = TestStores.open(StoreSettings.builder()
                 .set(Setting.ZOOKEEPER_QUORUM, own.zookeeperQuorum() + ":" + own.zookeeperPort())
                 .set(Setting.KEY_SCOPE, "/shop").set(Setting.REGIONS, 1).set(Setting.TOUCH_INTERVAL_SECONDS, 0L)
-                .set(Setting.OPERATION_TIMEOUT_MILLIS, TIMEOUT_MILLIS).build())) {
+                .set(Setting.OPERATION_TIMEOUT_MILLIS, TIMEOUT_MILLIS).set(Setting.EXPIRY_EVENTS, true).build())) {
             StoredSession kept = store.newSession(SessionRecord.created(TestStores.newId(), Instant.now(),
                     Duration.ofMinutes(30)).withLogin(new SessionPrincipal("ivy", List.of(), "FORM")), false);
             kept.attributes().put("cart", "book");
@@ -56,6 +56,7 @@ class HBaseDownTest {
             operations.put("saveWhole", () -> store.saveWhole(kept.record(), Map.of("x", 1), true));
             operations.put("findByUser", () -> store.findByUser("ivy"));
             operations.put("revokeAll", () -> store.revokeAll("ivy"));
+            operations.put("sweepExpired", store::sweepExpired);
             Map<String, Long> failedAfterMillis = new LinkedHashMap<>();
             operations.forEach((name, operation) -> failedAfterMillis.put(name, millisToFail(name, operation)));
             System.out.println("HBase down, operationTimeoutMillis=" + TIMEOUT_MILLIS + ", failed after (ms): "

@@ -202,7 +202,8 @@ public final class BenchmarkSuite {
 
     private List<Candidate> candidates(String quorum, Path work, List<String> notRun) throws IOException {
         List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum),
-                callsAlone(Container.TOMCAT, "HBaseSessionManager", quorum)));
+                callsAlone(Container.TOMCAT, "HBaseSessionManager", quorum),
+                expiryEvents(Container.TOMCAT, "HBaseSessionManager", quorum)));
         if (options.redis().isPresent()) {
             Path config = work.resolve("redisson.yaml");
             Files.createDirectories(work);
@@ -220,6 +221,7 @@ public final class BenchmarkSuite {
         candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
         candidates.add(Candidate.hbase(Container.JETTY, "HBaseSessionDataStore", hbaseSettings(quorum)));
         candidates.add(callsAlone(Container.JETTY, "HBaseSessionDataStore", quorum));
+        candidates.add(expiryEvents(Container.JETTY, "HBaseSessionDataStore", quorum));
         options.jdbcUrl().ifPresentOrElse(
                 url -> candidates.addAll(List.of(jettyJdbc(url, "jdbc", 60), jettyJdbc(url, "jdbc-save0", 0))),
                 () -> notRun.add("the JDBC store, savePeriodSec 60 and 0 (no --jdbc-url given)"));
@@ -240,7 +242,6 @@ public final class BenchmarkSuite {
         return Candidate.hbase(Container.TOMCAT, "HBaseSessionManager", hbaseSettings(quorum));
     }
 
-    /** Both containers' HBase stores use the defaults, on one table. */
     /** The HBase store as it was before its calls were coalesced: what coalescing changes, measured in the same run. */
     private static Candidate callsAlone(Container container, String label, String quorum) {
         Map<String, String> settings = new HashMap<>(hbaseSettings(quorum));
@@ -248,6 +249,15 @@ public final class BenchmarkSuite {
         return Candidate.hbase(container, "hbase-alone", label + ", coalesceCalls=false", settings);
     }
 
+    /** The HBase store with idle-expiry events: what its expiry index costs, measured in the same run. */
+    private static Candidate expiryEvents(Container container, String label, String quorum) {
+        Map<String, String> settings = new HashMap<>(hbaseSettings(quorum));
+        settings.put("expiryEvents", "true");
+        settings.put("expiryTable", "bench_http_expiry");
+        return Candidate.hbase(container, HttpBenchmark.EXPIRY_EVENTS_KEY, label + ", expiryEvents=true", settings);
+    }
+
+    /** Both containers' HBase stores use the defaults, on one table. */
     private static Map<String, String> hbaseSettings(String quorum) {
         return Map.of("zookeeperQuorum", quorum, "table", "bench_http", "indexTable", "bench_http_index");
     }

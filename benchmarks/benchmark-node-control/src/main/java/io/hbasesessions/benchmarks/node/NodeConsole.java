@@ -57,7 +57,7 @@ public final class NodeConsole {
 
     /**
      * The counters a node reports: the sessions its container holds in memory and, when its sessions are
-     * in HBase ({@code hbaseStore} not null), the store's writes, loads, conflicts and how its calls
+     * in HBase ({@code hbaseStore} not null), the store's writes (expiry index entries apart), loads, conflicts and how its calls
      * travelled (alone or in multi-actions).
      */
     public static Map<String, Long> counters(long activeSessions, StoreCounters hbaseStore) {
@@ -65,6 +65,7 @@ public final class NodeConsole {
         counters.put("activeSessions", activeSessions);
         if (hbaseStore != null) {
             counters.put("sessionWrites", hbaseStore.sessionWrites());
+            counters.put("expiryEntries", hbaseStore.get(StoreCounter.EXPIRY_ENTRIES));
             counters.put("loads", hbaseStore.get(StoreCounter.LOADS));
             counters.put("conflicts", hbaseStore.get(StoreCounter.CONFLICTS));
             counters.put("callsSentAlone", hbaseStore.get(StoreCounter.CALLS_SENT_ALONE));

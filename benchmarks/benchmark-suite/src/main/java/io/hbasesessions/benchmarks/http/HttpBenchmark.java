@@ -20,6 +20,9 @@ import java.util.function.LongSupplier;
  */
 public final class HttpBenchmark {
 
+    /** The store key of the HBase rows with {@code expiryEvents} on. */
+    public static final String EXPIRY_EVENTS_KEY = "hbase-expiry";
+
     /** The setting: 16 connections, one session each. */
     public static final int CONNECTIONS = 16;
 
@@ -80,13 +83,14 @@ public final class HttpBenchmark {
         report.note("Load generator: " + load.name() + "; warm-up " + warmup.toSeconds() + " s, measured "
                 + measured.toSeconds() + " s per row. Ceiling: the same container's in-memory sessions in this run. "
                 + "Added latency: this row's p50 (p99) minus the ceiling's. HBase writes/req: the store's own "
-                + "counters (creates, full writes, touches) over every request sent, warm-up and session creation "
-                + "included. CPU per request: user + system time of the node's JVM and of the store's server "
+                + "counters (creates, full writes, touches, and expiry index entries) over every request sent, warm-up "
+                + "and session creation included. CPU per request: user + system time of the node's JVM and of the store's server "
                 + "(the HBase JVM; every redis-server or postgres process) over the row, warm-up included, divided by "
                 + "the requests sent. Calls per multi-action: the HBase store's Gets and touches that "
                 + "travelled together (coalesceCalls), per multi-action, and their share of all its calls."
                 + (notRun.isEmpty() ? "" : " Not run: " + String.join("; ", notRun) + "."));
         targets(report, results);
+        expiryEventsCost(report, results);
         writeChartData(results);
     }
 
@@ -103,7 +107,8 @@ public final class HttpBenchmark {
                 : microsPerRequest(backendCpu(candidate, hbasePid).minus(backendCpuBefore), result);
         Map<String, Long> after = node.counters();
         return candidate.countsHBaseWrites()
-                ? new Result(candidate, workload, result, perRequest(before, after, "sessionWrites", result),
+                ? new Result(candidate, workload, result, perRequest(before, after, "sessionWrites", result)
+                        + perRequest(before, after, "expiryEntries", result),
                         nodeCpu, backendCpu, ratio(before, after, "callsInMultiActions", "multiActions"),
                         coalescedShare(before, after))
                 : new Result(candidate, workload, result, Double.NaN, nodeCpu, backendCpu, Double.NaN,
@@ -217,6 +222,31 @@ public final class HttpBenchmark {
             }
         }
         report.table(List.of("target (HBase store)", "wanted", "measured", "met?"), rows);
+    }
+
+    /** What {@code expiryEvents} costs: the same container and store with it on, against the main HBase row. */
+    private static void expiryEventsCost(Report report, List<Result> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Container container : Container.values()) {
+            Map<Workload, Result> off = find(results, container, "hbase");
+            Map<Workload, Result> on = find(results, container, EXPIRY_EVENTS_KEY);
+            for (Workload workload : Workload.values()) {
+                if (off.containsKey(workload) && on.containsKey(workload)) {
+                    Result without = off.get(workload);
+                    Result with = on.get(workload);
+                    rows.add(Report.cells(container, workload.label(), Report.number(without.hbaseWritesPerRequest()),
+                            Report.number(with.hbaseWritesPerRequest()),
+                            Report.ratio(with.hbaseWritesPerRequest(), without.hbaseWritesPerRequest()),
+                            Report.ratio(with.load().requestsPerSecond(), without.load().requestsPerSecond()),
+                            Report.ratio(with.backendCpuMicros(), without.backendCpuMicros())));
+                }
+            }
+        }
+        if (!rows.isEmpty()) {
+            report.heading("3b. What expiryEvents costs (same run)");
+            report.table(List.of("container", "workload", "HBase writes/req off", "on", "on / off", "req/s on / off",
+                    "HBase CPU/req on / off"), rows);
+        }
     }
 
     private static double throughputRatio(List<Result> results, Result result, Result against) {
