@@ -42,26 +42,32 @@ final class TestNodes {
         }
     }
 
-    /** The settings by configuration name: this test's tables in {@code hbase}, one region each. */
+    /**
+     * The settings by configuration name: this test's tables in {@code hbase}, one region each (the expiry
+     * index too, though only nodes with {@code expiryEvents=true} use it).
+     */
     static Map<String, String> storeSettings(LocalHBase hbase, TestNamespace namespace, String keyScope) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
         settings.put("keyScope", keyScope);
         settings.put("table", namespace.table("sessions"));
         settings.put("indexTable", namespace.table("user_sessions"));
+        settings.put("expiryTable", namespace.table("session_expiry"));
         settings.put("regions", "1");
         return settings;
     }
 
     /**
-     * The settings by configuration name: tables of their own named {@code <prefix>_sessions} and
-     * {@code <prefix>_user_sessions} in {@code hbase}, one region each, and the default key scope.
+     * The settings by configuration name: tables of their own named {@code <prefix>_sessions},
+     * {@code <prefix>_user_sessions} and {@code <prefix>_session_expiry} in {@code hbase}, one region each,
+     * and the default key scope.
      */
     static Map<String, String> storeSettings(LocalHBase hbase, String tablePrefix) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
         settings.put("table", tablePrefix + "_sessions");
         settings.put("indexTable", tablePrefix + "_user_sessions");
+        settings.put("expiryTable", tablePrefix + "_session_expiry");
         settings.put("regions", "1");
         return settings;
     }

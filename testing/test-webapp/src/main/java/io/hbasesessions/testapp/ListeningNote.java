@@ -24,6 +24,7 @@ public final class ListeningNote implements Serializable, HttpSessionBindingList
     @Override
     public void valueUnbound(HttpSessionBindingEvent event) {
         SessionEvents.count("unbound");
+        SessionEndings.unbound(this, text, event);
     }
 
     @Override

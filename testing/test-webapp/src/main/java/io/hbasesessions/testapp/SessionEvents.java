@@ -37,6 +37,7 @@ public final class SessionEvents implements HttpSessionListener, HttpSessionAttr
     @Override
     public void sessionDestroyed(HttpSessionEvent event) {
         count("destroyed");
+        SessionEndings.destroyed(event.getSession());
     }
 
     @Override

@@ -22,6 +22,10 @@ import java.util.TreeMap;
  * <p>With {@code await=NAME} a request first looks its session up, then waits at the {@link Gates gate}
  * NAME until {@code /gate?open=NAME}, then does its operation. With {@code work=MS}, {@code incr} works
  * that long between reading the counter and writing it back.
+ *
+ * <p>{@code op=tag&tag=T&seconds=S} gives the session the String attribute {@code tag=T}, a
+ * {@link ListeningNote} of T and a max-inactive interval of S seconds; {@code op=endings} answers which
+ * sessions ended on this node and what their listeners saw ({@link SessionEndings}).
  */
 @WebServlet("/session")
 public final class SessionServlet extends HttpServlet {
@@ -133,8 +137,20 @@ public final class SessionServlet extends HttpServlet {
             }
             case "timeout" -> request.getSession(true)
                     .setMaxInactiveInterval(Integer.parseInt(request.getParameter("seconds")));
+            case "tag" -> {
+                // All a session needs for SessionEndings to tell its end apart, in the request that makes it.
+                HttpSession session = request.getSession(true);
+                String tag = request.getParameter(SessionEndings.TAG);
+                session.setAttribute(SessionEndings.TAG, tag);
+                session.setAttribute(SessionEndings.LISTENER, new ListeningNote(tag));
+                session.setMaxInactiveInterval(Integer.parseInt(request.getParameter("seconds")));
+            }
             case "events" -> {
                 SessionEvents.snapshot().forEach((event, count) -> out.put(event, Long.toString(count)));
+                return;
+            }
+            case "endings" -> {
+                SessionEndings.describe(out);
                 return;
             }
             case "node" -> {
