@@ -1,10 +1,13 @@
 package io.hbasesessions.tomcat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.store.StoreCounter;
+import io.hbasesessions.store.StoreCounters;
 import io.hbasesessions.testing.Browser;
 import java.net.URI;
 import java.nio.file.Path;
@@ -51,6 +54,31 @@ class ExpiryEventsOnTomcatTest {
             assertEquals(1, events(servlet, "unbound") - unbound, "its listening attribute was unbound");
             assertEquals("none", Browser.withCookie(idle.cookie()).get(servlet, "op=get").value("id"));
             assertEquals("ListeningNote(active)", active.get(servlet, "op=get").attribute("note"));
+        }
+    }
+
+    @Test
+    void writesWithinOneBucketAddNoEntryToTheExpiryIndex(EmbeddedHBase hbase, TestNamespace namespace,
+            @TempDir Path directory) {
+        try (TomcatNode node = new TomcatNode("w", directory, () -> {
+            HBaseSessionManager manager = TestManagers.manager(hbase, namespace);
+            manager.setProperty("expiryEvents", "true");
+            manager.setProperty("expiryTable", namespace.table("session_expiry"));
+            return manager;
+        })) {
+            URI servlet = node.start().servlet();
+            Browser browser = new Browser();
+            browser.get(servlet, "op=put&name=note&value=0").expect(200);
+            for (int i = 1; i <= 40; i++) {
+                browser.get(servlet, "op=put&name=note&value=" + i).expect(200);
+                browser.get(servlet, "op=get").expect(200);
+            }
+            StoreCounters counters = node.hbaseManager().counters();
+
+            assertEquals(41, counters.get(StoreCounter.CREATES) + counters.get(StoreCounter.FULL_WRITES));
+            // The default 60 s event delay makes 30 s buckets: 40 writes within seconds cross at most one boundary.
+            long entries = counters.get(StoreCounter.EXPIRY_ENTRIES);
+            assertTrue(entries >= 1 && entries <= 2, entries + " expiry index entries for one session's 41 writes");
         }
     }
 
