@@ -9,7 +9,9 @@ import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.store.StoreCounter;
 import io.hbasesessions.store.StoreCounters;
 import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.IdleAndActiveSessions;
 import java.net.URI;
+import java.time.Duration;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,25 +37,12 @@ class ExpiryEventsOnTomcatTest {
             return manager;
         })) {
             URI servlet = node.start().servlet();
-            Browser idle = new Browser();
-            idle.get(servlet, "op=listen&name=note&value=idle").expect(200);
-            idle.get(servlet, "op=timeout&seconds=2").expect(200);
-            Browser active = new Browser();
-            active.get(servlet, "op=listen&name=note&value=active").expect(200);
-            active.get(servlet, "op=timeout&seconds=2").expect(200);
-            long destroyed = events(servlet, "destroyed");
-            long unbound = events(servlet, "unbound");
+            IdleAndActiveSessions.Outcome outcome = IdleAndActiveSessions.run(servlet, Duration.ofSeconds(9));
 
-            long until = System.nanoTime() + 9_000_000_000L;
-            while (System.nanoTime() < until) {
-                active.get(servlet, "op=get").expect(200);
-                Thread.sleep(300);
-            }
-
-            assertEquals(1, events(servlet, "destroyed") - destroyed, "exactly the idle session was destroyed");
-            assertEquals(1, events(servlet, "unbound") - unbound, "its listening attribute was unbound");
-            assertEquals("none", Browser.withCookie(idle.cookie()).get(servlet, "op=get").value("id"));
-            assertEquals("ListeningNote(active)", active.get(servlet, "op=get").attribute("note"));
+            assertEquals(1, outcome.destroyed(), "exactly the idle session was destroyed");
+            assertEquals(1, outcome.unbound(), "its listening attribute was unbound");
+            assertEquals("none", outcome.idleSessionAfterwards());
+            assertEquals("ListeningNote(active)", outcome.activeNoteAfterwards());
         }
     }
 
@@ -80,9 +69,5 @@ class ExpiryEventsOnTomcatTest {
             long entries = counters.get(StoreCounter.EXPIRY_ENTRIES);
             assertTrue(entries >= 1 && entries <= 2, entries + " expiry index entries for one session's 41 writes");
         }
-    }
-
-    private static long events(URI servlet, String event) {
-        return Long.parseLong(new Browser().get(servlet, "op=events").value(event));
     }
 }
