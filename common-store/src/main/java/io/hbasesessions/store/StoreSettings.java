@@ -147,6 +147,11 @@ public final class StoreSettings {
             if (settings.get(Setting.TABLE).equals(settings.get(Setting.INDEX_TABLE))) {
                 problems.add("table and indexTable must differ (both are '" + settings.get(Setting.TABLE) + "')");
             }
+            String expiryTable = settings.get(Setting.EXPIRY_TABLE);
+            if (settings.get(Setting.EXPIRY_EVENTS)
+                    && List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE)).contains(expiryTable)) {
+                problems.add("expiryTable must differ from table and indexTable (it is '" + expiryTable + "')");
+            }
             long maxLifetime = settings.get(Setting.MAX_LIFETIME_SECONDS);
             if (settings.get(Setting.TOUCH_INTERVAL_SECONDS) >= maxLifetime) {
                 problems.add("touchIntervalSeconds=" + settings.get(Setting.TOUCH_INTERVAL_SECONDS)

@@ -81,8 +81,9 @@ class StoreSettingsTest {
     void everyProblemOfACombinationIsListedAtOnce() {
         StoreConfigurationException e = assertThrows(StoreConfigurationException.class, () -> StoreSettings.builder()
                 .set("table", "same").set("indexTable", "same").set("maxLifetimeSeconds", "60")
-                .set("touchIntervalSeconds", "60").build());
+                .set("touchIntervalSeconds", "60").set("expiryEvents", "true").set("expiryTable", "same").build());
         for (String part : List.of("zookeeperQuorum", "keyScope must not be empty", "table and indexTable must differ",
+                "expiryTable must differ from table and indexTable (it is 'same')",
                 "touchIntervalSeconds=60 must be below maxLifetimeSeconds=60")) {
             assertTrue(e.getMessage().contains(part), e.getMessage());
         }
