@@ -35,7 +35,10 @@ final class ExpiryTracking {
         this.counters = counters;
     }
 
-    /** Half the event delay: a bucket's sessions end within it, and a sweep follows its end within the other half. */
+    /**
+     * Half the event delay: a bucket's sessions end within it, and a sweep follows its end within the other
+     * half ({@link StoreSettings#expirySweepPeriodSeconds}).
+     */
     static Duration bucketWidth(StoreSettings settings) {
         return Duration.ofMillis(settings.get(Setting.EXPIRY_EVENT_DELAY_SECONDS) * 500);
     }

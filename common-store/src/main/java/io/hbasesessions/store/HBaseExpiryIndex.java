@@ -29,9 +29,6 @@ final class HBaseExpiryIndex implements ExpiryIndex {
 
     private static final int SALTS = 16;
     private static final int SCOPE_HASH_BYTES = 8;
-    private static final byte[] LEASE = Bytes.toBytes("lease");
-    /** As in the sessions table: an empty expected value is "missing or empty", so a free lease is either. */
-    private static final byte[] FREE_LEASE = new byte[0];
 
     private final AsyncTable<?> table;
     private final HBaseCalls calls;
@@ -65,7 +62,7 @@ final class HBaseExpiryIndex implements ExpiryIndex {
         List<Bucket> buckets = new ArrayList<>();
         for (CompletableFuture<List<Result>> scan : scans) {
             for (Result row : calls.await(scan, deadline, null, "scanning the expiry index")) {
-                if (row.getValue(HBaseSessionRows.FAMILY, LEASE) == null) {
+                if (row.getValue(HBaseSessionRows.FAMILY, HBaseSessionRows.LEASE) == null) {
                     buckets.add(bucketOf(row));
                 }
             }
@@ -75,23 +72,24 @@ final class HBaseExpiryIndex implements ExpiryIndex {
 
     @Override
     public boolean claim(Bucket bucket, String leaseToken, Duration leaseTimeout, Deadline deadline) {
-        Put take = new Put(bucket.row()).addColumn(HBaseSessionRows.FAMILY, LEASE, Bytes.toBytes(leaseToken));
+        Put take = new Put(bucket.row())
+                .addColumn(HBaseSessionRows.FAMILY, HBaseSessionRows.LEASE, Bytes.toBytes(leaseToken));
         take.setTTL(leaseTimeout.toMillis());
         take.setDurability(Durability.ASYNC_WAL);
         return calls.await(table.checkAndMutate(CheckAndMutate.newBuilder(bucket.row())
-                .ifEquals(HBaseSessionRows.FAMILY, LEASE, FREE_LEASE).build(take)), deadline, null,
-                "claiming an expiry bucket").isSuccess();
+                .ifEquals(HBaseSessionRows.FAMILY, HBaseSessionRows.LEASE, HBaseSessionRows.FREE_LEASE).build(take)),
+                deadline, null, "claiming an expiry bucket").isSuccess();
     }
 
     @Override
     public void finish(Bucket bucket, String leaseToken, List<Entry> done, Deadline deadline) {
         // Only the entries this sweep saw: an entry written into the bucket meanwhile stays for the next sweep.
-        Delete delete = new Delete(bucket.row()).addColumns(HBaseSessionRows.FAMILY, LEASE);
+        Delete delete = new Delete(bucket.row()).addColumns(HBaseSessionRows.FAMILY, HBaseSessionRows.LEASE);
         done.forEach(entry -> delete.addColumns(HBaseSessionRows.FAMILY, entry.session().row()));
         delete.setDurability(Durability.ASYNC_WAL);
         calls.await(table.checkAndMutate(CheckAndMutate.newBuilder(bucket.row())
-                .ifEquals(HBaseSessionRows.FAMILY, LEASE, Bytes.toBytes(leaseToken)).build(delete)), deadline, null,
-                "finishing an expiry bucket");
+                .ifEquals(HBaseSessionRows.FAMILY, HBaseSessionRows.LEASE, Bytes.toBytes(leaseToken)).build(delete)),
+                deadline, null, "finishing an expiry bucket");
     }
 
     private byte[] rowKey(byte salt, long dueMillis) {

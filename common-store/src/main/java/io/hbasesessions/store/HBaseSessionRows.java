@@ -35,7 +35,7 @@ final class HBaseSessionRows implements SessionRows {
      * A lease is given back by writing it empty: HBase treats an empty expected value as "missing or
      * empty", so one condition finds a lease free whether it was given back, expired or never taken.
      */
-    private static final byte[] FREE_LEASE = new byte[0];
+    static final byte[] FREE_LEASE = new byte[0];
 
     private final AsyncTable<?> table;
     private final HBaseCalls calls;

@@ -53,6 +53,14 @@ public final class StoreSettings {
         return Math.max(get(Setting.OPERATION_TIMEOUT_MILLIS), MIN_START_UP_TIMEOUT_MILLIS);
     }
 
+    /**
+     * With {@code expiryEvents}: how often, at most, each node must sweep, in seconds. Half the event delay:
+     * a session ends within a bucket (the other half) of its bucket's due time.
+     */
+    public int expirySweepPeriodSeconds() {
+        return (int) Math.max(1, get(Setting.EXPIRY_EVENT_DELAY_SECONDS) / 2);
+    }
+
     /** Every setting with a value, by name, as it would be written in configuration. */
     public Map<String, String> asNamedValues() {
         Map<String, String> named = new LinkedHashMap<>();

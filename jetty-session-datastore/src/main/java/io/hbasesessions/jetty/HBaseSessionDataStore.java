@@ -115,7 +115,7 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
      * which holds no sessions).
      */
     private void paceExpirySweeps() throws Exception {
-        int period = (int) Math.max(1, settings.get(Setting.EXPIRY_EVENT_DELAY_SECONDS) / 2);
+        int period = settings.expirySweepPeriodSeconds();
         // Asked only when more than a grace period passed since the last time: half a period, so every scavenge asks.
         int gracePeriod = Math.max(1, period / 2);
         if (getGracePeriodSec() > gracePeriod) {
@@ -350,9 +350,6 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
      */
     @Override
     public Set<String> doGetExpired(long before) {
-        if (!settings.get(Setting.EXPIRY_EVENTS)) {
-            return Set.of();
-        }
         // Jetty expired whatever it was going to of the last sweep's sessions before it asked again.
         endedBySweep.clear();
         try {

@@ -135,7 +135,7 @@ public class HBaseSessionManager extends ManagerBase {
      * half event delay, so a longer background delay is shortened for this context.
      */
     private void paceExpirySweeps(Context context) {
-        int period = (int) Math.max(1, settings.get(Setting.EXPIRY_EVENT_DELAY_SECONDS) / 2);
+        int period = settings.expirySweepPeriodSeconds();
         int delay = backgroundDelayOf(context);
         if (delay <= 0 || delay > period) {
             log.info(ConfiguredSettings.describe(context) + ": backgroundProcessorDelay " + delay + " s is "
@@ -164,7 +164,7 @@ public class HBaseSessionManager extends ManagerBase {
     public void processExpires() {
         super.processExpires();
         SessionStore current = store;
-        if (current == null || !settings.get(Setting.EXPIRY_EVENTS)) {
+        if (current == null) {
             return;
         }
         List<StoredSession> ended;
