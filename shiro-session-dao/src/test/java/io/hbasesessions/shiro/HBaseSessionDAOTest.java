@@ -11,6 +11,7 @@ import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.store.StoreCounter;
 import io.hbasesessions.store.StoreCounters;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Date;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The DAO as Shiro uses it, configured from shiro.ini, on the shared embedded HBase. */
+/** The DAO as Shiro uses it, configured from the module's example shiro.ini, on the shared embedded HBase. */
 @ExtendWith(HBaseExtension.class)
 class HBaseSessionDAOTest {
 
@@ -41,8 +42,8 @@ class HBaseSessionDAOTest {
     private static HBaseSessionDAO dao;
 
     @BeforeAll
-    static void configure(EmbeddedHBase hbase, TestNamespace namespace) {
-        shiro = ShiroIni.factory(ShiroIni.main(hbase, namespace, ""));
+    static void configure(EmbeddedHBase hbase, TestNamespace namespace) throws IOException {
+        shiro = ShiroIni.factory(ShiroIni.example(hbase, namespace));
         securityManager = shiro.getInstance();
         dao = ShiroIni.dao(shiro);
     }
