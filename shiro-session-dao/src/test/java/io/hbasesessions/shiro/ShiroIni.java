@@ -5,7 +5,6 @@ import io.hbasesessions.embedded.TestNamespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.apache.shiro.config.Ini;
 import org.apache.shiro.ini.IniSecurityManagerFactory;
 
@@ -22,16 +21,28 @@ final class ShiroIni {
     private ShiroIni() {
     }
 
+    /** The example's text, for {@code keyScope} on the test's HBase and tables. */
+    static String exampleText(EmbeddedHBase hbase, TestNamespace namespace, String keyScope) throws IOException {
+        String text = Files.readString(EXAMPLE);
+        return replaceLine(replaceLine(text, "hbaseSessionDAO.zookeeperQuorum = ",
+                hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort()), "hbaseSessionDAO.keyScope = ", keyScope + "\n"
+                + "hbaseSessionDAO.table = " + namespace.table("sessions") + "\n"
+                + "hbaseSessionDAO.indexTable = " + namespace.table("user_sessions") + "\n"
+                + "hbaseSessionDAO.regions = 1");
+    }
+
     static Ini example(EmbeddedHBase hbase, TestNamespace namespace) throws IOException {
         Ini ini = new Ini();
-        ini.load(Files.readString(EXAMPLE));
-        Map<String, String> main = ini.getSection("main");
-        main.put("hbaseSessionDAO.zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
-        main.put("hbaseSessionDAO.keyScope", KEY_SCOPE);
-        main.put("hbaseSessionDAO.table", namespace.table("sessions"));
-        main.put("hbaseSessionDAO.indexTable", namespace.table("user_sessions"));
-        main.put("hbaseSessionDAO.regions", "1");
+        ini.load(exampleText(hbase, namespace, KEY_SCOPE));
         return ini;
+    }
+
+    private static String replaceLine(String text, String start, String value) {
+        int from = text.indexOf("\n" + start) + 1;
+        if (from == 0) {
+            throw new IllegalStateException("docs/shiro.ini has no line starting with '" + start + "'");
+        }
+        return text.substring(0, from) + start + value + text.substring(text.indexOf('\n', from));
     }
 
     @SuppressWarnings("deprecation")
