@@ -49,24 +49,21 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
 
     private static final System.Logger LOG = System.getLogger(HBaseSessionDAO.class.getName());
 
-    private final Map<String, String> namedSettings = new LinkedHashMap<>();
+    /** Shiro's principals attribute names the indexed user unless {@code principalAttribute} says otherwise. */
+    private final StoreSettings.Builder configured = StoreSettings.builder()
+            .set(Setting.PRINCIPAL_ATTRIBUTE, DefaultSubjectContext.PRINCIPALS_SESSION_KEY);
     private volatile SessionStore store;
     private StoreSettings settings;
     private StoreMBean.Registration mbean;
 
     /**
-     * Sets one store setting by its configuration name; a null or blank value keeps the default. The bean
-     * properties below call it, so that {@code shiro.ini} can name each setting.
+     * Sets one store setting by its configuration name; a null or blank value keeps the store's default. The
+     * bean properties below call it, so that {@code shiro.ini} can name each setting.
      *
-     * @throws StoreConfigurationException for a name that is no setting
+     * @throws StoreConfigurationException for a name that is no setting, or a value that does not parse
      */
-    public void setSetting(String name, String value) {
-        Setting.named(name);
-        if (value == null || value.isBlank()) {
-            namedSettings.remove(name);
-        } else {
-            namedSettings.put(name, value);
-        }
+    public synchronized void setSetting(String name, String value) {
+        configured.set(name, value);
     }
 
     /**
@@ -80,25 +77,20 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
         if (store != null) {
             return;
         }
-        settings = settingsOf(namedSettings);
+        settings = settings();
         store = SessionStores.open(settings, new Webapp(classLoader(), Container.SHIRO));
         mbean = StoreMBean.register(store, settings, "Shiro", settings.get(Setting.KEY_SCOPE));
         LOG.log(Level.INFO, "Shiro sessions are stored in HBase: {0}", settings);
     }
 
-    static StoreSettings settingsOf(Map<String, String> namedSettings) {
-        if (!namedSettings.containsKey(Setting.KEY_SCOPE.name())) {
-            throw new StoreConfigurationException("Set hbaseSessionDAO.keyScope (e.g. the context path, /shop): "
-                    + "applications with the same keyScope share sessions, so a Shiro DAO has no default");
-        }
-        if (Boolean.parseBoolean(namedSettings.get(Setting.EXPIRY_EVENTS.name()))) {
+    /** The settings as configured, checked together. */
+    synchronized StoreSettings settings() {
+        StoreSettings checked = configured.build();
+        if (checked.get(Setting.EXPIRY_EVENTS)) {
             throw new StoreConfigurationException("expiryEvents=true is not supported by the Shiro DAO: nothing would "
                     + "sweep its expiry index, and SessionListener.onExpiration would still not fire; leave it off");
         }
-        StoreSettings.Builder builder = StoreSettings.builder()
-                .set(Setting.PRINCIPAL_ATTRIBUTE, DefaultSubjectContext.PRINCIPALS_SESSION_KEY);
-        namedSettings.forEach(builder::set);
-        return builder.build();
+        return checked;
     }
 
     private static ClassLoader classLoader() {

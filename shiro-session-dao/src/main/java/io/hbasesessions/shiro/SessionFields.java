@@ -3,6 +3,7 @@ package io.hbasesessions.shiro;
 import io.hbasesessions.store.SessionAttributes;
 import java.time.Duration;
 import java.util.Date;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.shiro.session.Session;
@@ -42,7 +43,7 @@ final class SessionFields {
 
     /** The reserved attributes of {@code session}'s fields: what {@link #restore} reads back. */
     static Map<String, Object> of(Session session) {
-        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        Map<String, Object> fields = new LinkedHashMap<>();
         if (session.getHost() != null) {
             fields.put(HOST, session.getHost());
         }

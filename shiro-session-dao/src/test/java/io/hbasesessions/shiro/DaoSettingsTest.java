@@ -11,7 +11,6 @@ import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.shiro.subject.support.DefaultSubjectContext;
@@ -31,25 +30,31 @@ class DaoSettingsTest {
 
     @Test
     void theKeyScopeIsRequiredAndThePrincipalsAttributeIsTheDefaultIndexedUser() {
-        StoreConfigurationException refused = assertThrows(StoreConfigurationException.class,
-                () -> HBaseSessionDAO.settingsOf(Map.of("zookeeperQuorum", "zk1")));
-        assertTrue(refused.getMessage().contains("keyScope"), refused.getMessage());
+        HBaseSessionDAO dao = new HBaseSessionDAO();
+        dao.setZookeeperQuorum("zk1");
+        StoreConfigurationException refused = assertThrows(StoreConfigurationException.class, dao::init);
+        assertTrue(refused.getMessage().contains("keyScope must not be empty"), refused.getMessage());
 
-        assertEquals(DefaultSubjectContext.PRINCIPALS_SESSION_KEY, HBaseSessionDAO.settingsOf(
-                Map.of("zookeeperQuorum", "zk1", "keyScope", "/shop")).get(Setting.PRINCIPAL_ATTRIBUTE));
-        assertEquals("user", HBaseSessionDAO.settingsOf(Map.of("zookeeperQuorum", "zk1", "keyScope", "/shop",
-                "principalAttribute", "user")).get(Setting.PRINCIPAL_ATTRIBUTE));
+        dao.setKeyScope("/shop");
+        assertEquals(DefaultSubjectContext.PRINCIPALS_SESSION_KEY, dao.settings().get(Setting.PRINCIPAL_ATTRIBUTE));
+        dao.setPrincipalAttribute("user");
+        assertEquals("user", dao.settings().get(Setting.PRINCIPAL_ATTRIBUTE));
     }
 
     @Test
     void expiryEventsAreRefusedBecauseNothingWouldDeliverThem() {
-        assertThrows(StoreConfigurationException.class, () -> HBaseSessionDAO.settingsOf(
-                Map.of("zookeeperQuorum", "zk1", "keyScope", "/shop", "expiryEvents", "true")));
+        HBaseSessionDAO dao = new HBaseSessionDAO();
+        dao.setZookeeperQuorum("zk1");
+        dao.setKeyScope("/shop");
+        dao.setExpiryEvents("true");
+        assertThrows(StoreConfigurationException.class, dao::init);
     }
 
     @Test
-    void anUnknownSettingIsRefusedWhenSet() {
-        assertThrows(StoreConfigurationException.class, () -> new HBaseSessionDAO().setSetting("zookeperQuorum", "zk1"));
+    void anUnknownSettingOrAValueThatDoesNotParseIsRefusedWhenSet() {
+        HBaseSessionDAO dao = new HBaseSessionDAO();
+        assertThrows(StoreConfigurationException.class, () -> dao.setSetting("zookeperQuorum", "zk1"));
+        assertThrows(StoreConfigurationException.class, () -> dao.setTouchIntervalSeconds("a minute"));
     }
 
     @Test
