@@ -122,6 +122,21 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
     }
 
     /**
+     * As Shiro's, with a message that leaves the id out: it is a bearer token, and Shiro's own message
+     * ("There is no session with id [...]") would carry it into whatever logs the exception.
+     *
+     * @throws UnknownSessionException when {@link #doReadSession} finds nothing
+     */
+    @Override
+    public Session readSession(Serializable sessionId) throws UnknownSessionException {
+        Session session = doReadSession(sessionId);
+        if (session == null) {
+            throw new UnknownSessionException("There is no live session with this id (the id is not logged)");
+        }
+        return session;
+    }
+
+    /**
      * The session, or null (Shiro's {@code UnknownSessionException}) when it is missing, past its idle
      * timeout or maximum lifetime, or the id cannot name one. While HBase is unavailable this throws the
      * store's {@link StoreUnavailableException} within {@code operationTimeoutMillis}, or, with

@@ -85,7 +85,8 @@ class HBaseSessionDAOTest {
         assertEquals(900_000, updated.getTimeout());
 
         dao.delete(updated);
-        assertThrows(UnknownSessionException.class, () -> dao.readSession(created.getId()));
+        UnknownSessionException gone = assertThrows(UnknownSessionException.class, () -> dao.readSession(created.getId()));
+        assertFalse(gone.getMessage().contains(created.getId().toString()), gone.getMessage());
         updated.setAttribute("late", "write");
         assertThrows(UnknownSessionException.class, () -> dao.update(updated));
         dao.delete(updated);
