@@ -76,7 +76,7 @@ etc/sessions/hbase/session-store.xml
 ## Create missing tables at start; with false a missing table stops the start with the create command to run. Existing tables are checked against the schema either way. (true, false)
 # jetty.session.hbase.createTable=true
 
-## For applications that log users in themselves: the session attribute naming the user to index for "log out everywhere" (a String, a java.security.Principal, or Spring Security's SecurityContext, e.g. SPRING_SECURITY_CONTEXT). Default: the container's login. (attribute name)
+## For applications that log users in themselves: the session attribute naming the user to index for "log out everywhere" (a String, a java.security.Principal, or Spring Security's SecurityContext, e.g. SPRING_SECURITY_CONTEXT, or Apache Shiro's PrincipalCollection, by its primary principal). Default: the container's login (the Shiro DAO: Shiro's principals). (attribute name)
 # jetty.session.hbase.principalAttribute=
 
 ## Authenticates every state cell with the keys of stateKeyFile, checked before anything in it is decoded (hmac: HMAC-SHA256; encrypt: AES-GCM, also unreadable in HBase). A cell that fails is treated as absent and counted as forgedStates. Turning it on ends the sessions stored without it (see docs/security.md). (none, hmac, encrypt)

@@ -10,6 +10,11 @@ import java.util.List;
 public enum Container {
     TOMCAT(List.of("org.apache.catalina.", "org.apache.tomcat.")),
     JETTY(List.of("org.eclipse.jetty.")),
+    /**
+     * Apache Shiro's native sessions. Shiro's own attributes stay visible to the containers: an application
+     * on container sessions keeps them there too, and indexes its user by them.
+     */
+    SHIRO(List.of()),
     /** A user of the store that is no container (a command-line tool): it sees every attribute. */
     NONE(List.of());
 

@@ -7,14 +7,16 @@ import java.util.Optional;
 /**
  * Which user "log out everywhere" finds a session under: the container's login, or, with
  * {@code principalAttribute}, the user an application keeps in a session attribute itself: a
- * {@code String}, a {@link Principal}, or Spring Security's {@code SecurityContext} (its
- * authentication's name, read reflectively: no compile-time dependency on Spring).
+ * {@code String}, a {@link Principal}, Spring Security's {@code SecurityContext} (its
+ * authentication's name) or Apache Shiro's {@code PrincipalCollection} (its primary principal), both
+ * read reflectively: no compile-time dependency on either.
  */
 final class IndexedUsers {
 
     /** Longer names are not user names; refusing them keeps index rows small. */
     static final int MAX_USER_CHARS = 1024;
     private static final String SPRING_ANONYMOUS = "AnonymousAuthenticationToken";
+    private static final String SHIRO_PRINCIPALS = "org.apache.shiro.subject.PrincipalCollection";
 
     private IndexedUsers() {
     }
@@ -27,7 +29,34 @@ final class IndexedUsers {
         if (value instanceof Principal principal) {
             return Optional.ofNullable(principal.getName());
         }
-        return value == null ? Optional.empty() : fromSecurityContext(value);
+        if (value == null) {
+            return Optional.empty();
+        }
+        return isShiroPrincipals(value.getClass()) ? fromShiroPrincipals(value) : fromSecurityContext(value);
+    }
+
+    private static boolean isShiroPrincipals(Class<?> type) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            for (Class<?> implemented : c.getInterfaces()) {
+                if (implemented.getName().equals(SHIRO_PRINCIPALS) || isShiroPrincipals(implemented)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Shiro's primary principal: the user name with its ini realm, any object with a custom realm (a
+     * {@link Principal} by its name, anything else by its {@code toString()}, which revocation must then name).
+     */
+    private static Optional<String> fromShiroPrincipals(Object principals) {
+        try {
+            Object primary = principals.getClass().getMethod("getPrimaryPrincipal").invoke(principals);
+            return primary == null ? Optional.empty() : fromAttribute(primary instanceof Principal ? primary : primary.toString());
+        } catch (ReflectiveOperationException | SecurityException e) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<String> fromSecurityContext(Object context) {

@@ -81,7 +81,8 @@ public final class Setting<T> {
     public static final Setting<String> PRINCIPAL_ATTRIBUTE = new Setting<>("principalAttribute", String.class, null,
             "attribute name", "For applications that log users in themselves: the session attribute naming the user "
                     + "to index for \"log out everywhere\" (a `String`, a `java.security.Principal`, or Spring "
-                    + "Security's `SecurityContext`, e.g. `SPRING_SECURITY_CONTEXT`). Default: the container's login.",
+                    + "Security's `SecurityContext`, e.g. `SPRING_SECURITY_CONTEXT`, or Apache Shiro's `PrincipalCollection`, "
+                    + "by its primary principal). Default: the container's login (the Shiro DAO: Shiro's principals).",
             Function.identity(), Range.any());
     public static final Setting<StateProtection> STATE_PROTECTION = enumSetting("stateProtection",
             StateProtection.class, StateProtection.NONE, "Authenticates every state cell with the keys of "

@@ -150,7 +150,8 @@ public final class StoreSettings {
             site.filter(path -> !Files.isReadable(path))
                     .ifPresent(path -> problems.add("hbaseSite=" + path + " is not a readable file"));
             if (settings.find(Setting.KEY_SCOPE).filter(scope -> !scope.isBlank()).isEmpty()) {
-                problems.add("keyScope must not be empty (the adapters default it to the context path)");
+                problems.add("keyScope must not be empty (Tomcat and Jetty default it to the context path; set it for the "
+                        + "Shiro DAO, e.g. /shop: applications with the same keyScope share sessions)");
             }
             if (settings.get(Setting.TABLE).equals(settings.get(Setting.INDEX_TABLE))) {
                 problems.add("table and indexTable must differ (both are '" + settings.get(Setting.TABLE) + "')");

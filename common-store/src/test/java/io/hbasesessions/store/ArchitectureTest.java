@@ -25,6 +25,7 @@ class ArchitectureTest {
     void noAdapterImportsAnHBaseType() {
         assertEquals(List.of(), filesImporting(ROOT.resolve("tomcat-manager/src/main"), HBASE));
         assertEquals(List.of(), filesImporting(ROOT.resolve("jetty-session-datastore/src/main"), HBASE));
+        assertEquals(List.of(), filesImporting(ROOT.resolve("shiro-session-dao/src/main"), HBASE));
     }
 
     @Test
@@ -37,7 +38,8 @@ class ArchitectureTest {
     @Test
     void theStoreImportsNoContainerType() {
         Path store = ROOT.resolve("common-store/src/main");
-        for (String container : List.of("import org.apache.catalina.", "import org.eclipse.jetty.", "import jakarta.servlet.")) {
+        for (String container : List.of("import org.apache.catalina.", "import org.eclipse.jetty.", "import jakarta.servlet.",
+                "import org.apache.shiro.")) {
             assertEquals(List.of(), filesImporting(store, container), container);
         }
     }

@@ -14,6 +14,7 @@ import io.hbasesessions.benchmarks.http.LoadGenerator;
 import io.hbasesessions.benchmarks.http.ServerSettingsBenchmark;
 import io.hbasesessions.benchmarks.http.WrkLoadGenerator;
 import io.hbasesessions.benchmarks.scale.ScaleBenchmark;
+import io.hbasesessions.benchmarks.shiro.ShiroBenchmark;
 import io.hbasesessions.benchmarks.store.RequestCostReport;
 import io.hbasesessions.benchmarks.store.StoreBenchmark;
 import io.hbasesessions.embedded.EmbeddedHBase;
@@ -101,6 +102,9 @@ public final class BenchmarkSuite {
                 store.run(report);
                 store.runStateProtection(report, stateKeyFile(work));
                 RequestCostReport.run(report, quorum, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
+            }
+            if (options.parts().contains("shiro")) {
+                new ShiroBenchmark(storeSettings(quorum, "bench_shiro")).run(report, sizes.shiroSessions);
             }
             if (options.parts().contains("http")) {
                 List<String> notRun = new ArrayList<>();

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the whole suite for a few seconds per part, so that it cannot rot: codec (JMH in this JVM),
- * store, HTTP and scale against a real embedded HBase, with real Tomcat and Jetty nodes in child JVMs,
+ * store, Shiro's DAO, HTTP and scale against a real embedded HBase, with real Tomcat and Jetty nodes in child JVMs,
  * and one failover run on a cluster of 3 region servers.
  * It uses only what the build brings: the Java load generator instead of wrk, and no Redis or
  * PostgreSQL, whose rows the report lists as not run. The figures are not checked: a build machine
@@ -30,7 +30,7 @@ class BenchmarkSuiteSmokeTest {
         String results = Files.readString(output.resolve("results.md"));
         for (String expected : List.of("## 1. Codec", "| kryo |", "| java |", "## 1b. State cell protection", "| encrypt |",
                 "## 2. Store", "| save after conflict | 8 |", "## 2b. stateProtection", "| hmac |",
-                "## 2c. Store cost per request", "| writeOne |",
+                "## 2c. Store cost per request", "| writeOne |", "## 2d. Apache Shiro", "| HBaseSessionDAO | 800 |",
                 "## 3. End to end over HTTP", "| Tomcat 10.1 | HBaseSessionManager | write every request |",
                 "| Jetty 12.1 | HBaseSessionDataStore | read-mostly", "Not run: Redisson (no --redis given)",
                 "| target (HBase store) |", "## 3b. What expiryEvents costs", "| Jetty 12.1 | write every request |",

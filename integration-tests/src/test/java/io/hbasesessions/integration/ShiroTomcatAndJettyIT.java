@@ -1,0 +1,129 @@
+package io.hbasesessions.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.HBaseExtension;
+import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.testing.NodeOptions.Sessions;
+import io.hbasesessions.testing.NodeProcess;
+import io.hbasesessions.testing.NodeProgram;
+import java.net.CookieManager;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Issue #16: a Shiro web application (ShiroFilter, native sessions through HBaseSessionDAO, Shiro and the DAO
+ * inside its WAR) on a Tomcat 10.1 node and a Jetty 12.1 node sharing its sessions through HBase, over HTTP.
+ * The containers keep their own sessions in memory: Shiro's are not theirs.
+ */
+@ExtendWith(HBaseExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ShiroTomcatAndJettyIT {
+
+    private static final String CONTEXT_PATH = "/shiro";
+    /** Shiro's idle timeout on both nodes, in milliseconds: short, so that idle expiry is tested in seconds. */
+    private static final long TIMEOUT_MILLIS = 4_000;
+    /** The login page Shiro's authc sends a request without a login to. */
+    private static final int TO_LOGIN = 302;
+
+    private final TestNodes nodes = new TestNodes("shiro");
+    private NodeProcess tomcat;
+    private NodeProcess jetty;
+
+    @BeforeAll
+    void startTheNodes(EmbeddedHBase hbase, TestNamespace namespace) throws InterruptedException {
+        Map<String, String> settings = TestNodes.storeSettings(hbase, namespace, CONTEXT_PATH);
+        tomcat = nodes.start(shiroNode(NodeProgram.TOMCAT_10_1, "tomcat-10.1", settings));
+        jetty = nodes.start(shiroNode(NodeProgram.JETTY_12_1, "jetty-12.1", settings));
+        nodes.awaitReady();
+    }
+
+    @AfterAll
+    void stopTheNodes() {
+        nodes.stopAll();
+    }
+
+    /** The DAO's settings and the session timeout reach the WAR's shiro.ini as system properties. */
+    private NodeProcess.Builder shiroNode(NodeProgram program, String name, Map<String, String> settings) {
+        NodeProcess.Builder node = NodeProcess.builder(program)
+                .war(shiroWar())
+                .contextPath(CONTEXT_PATH)
+                .sessions(Sessions.MEMORY)
+                .workDirectory(nodes.directory().resolve(name))
+                .log(nodes.directory().resolve(name + ".log"))
+                .systemProperty("shiro.ini.main.sessionManager.globalSessionTimeout", Long.toString(TIMEOUT_MILLIS));
+        settings.forEach((setting, value) -> node.systemProperty("shiro.ini.main.hbaseSessionDAO." + setting, value));
+        return node;
+    }
+
+    @Test
+    void aLoginOnOneNodeIsALoginOnTheOtherUntilLogout() throws Exception {
+        HttpClient browser = browser();
+        String loggedIn = "alice book from " + tomcat.port();
+        assertEquals(loggedIn, get(browser, tomcat, "login?user=alice").body());
+        assertEquals(loggedIn, expect(200, get(browser, jetty, "account")));
+        assertEquals(loggedIn, expect(200, get(browser, tomcat, "account")));
+
+        expect(302, get(browser, jetty, "logout"));
+        expect(TO_LOGIN, get(browser, tomcat, "account"));
+        expect(TO_LOGIN, get(browser, jetty, "account"));
+    }
+
+    @Test
+    void logOutEverywhereOnOneNodeEndsTheUsersSessionsOnBoth() throws Exception {
+        HttpClient onTomcat = browser();
+        HttpClient onJetty = browser();
+        get(onTomcat, tomcat, "login?user=bob");
+        get(onJetty, jetty, "login?user=bob");
+        expect(200, get(onTomcat, jetty, "account"));
+
+        assertEquals("2", expect(200, get(browser(), jetty, "revoke?user=bob")));
+
+        expect(TO_LOGIN, get(onTomcat, tomcat, "account"));
+        expect(TO_LOGIN, get(onJetty, jetty, "account"));
+    }
+
+    @Test
+    void aSessionIdleLongerThanShirosTimeoutIsGoneOnBothNodes() throws Exception {
+        HttpClient browser = browser();
+        get(browser, jetty, "login?user=alice");
+        expect(200, get(browser, tomcat, "account"));
+
+        Thread.sleep(TIMEOUT_MILLIS + 1_500);
+
+        expect(TO_LOGIN, get(browser, tomcat, "account"));
+        expect(TO_LOGIN, get(browser, jetty, "account"));
+    }
+
+    /** One browser: its cookie (SHIROSESSIONID, path /shiro) goes to both nodes, which differ only in port. */
+    private static HttpClient browser() {
+        return HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    }
+
+    private static HttpResponse<String> get(HttpClient browser, NodeProcess node, String path) throws Exception {
+        return browser.send(HttpRequest.newBuilder(node.url().resolve(path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String expect(int status, HttpResponse<String> response) {
+        assertEquals(status, response.statusCode(), response.uri() + ": " + response.body());
+        return response.body();
+    }
+
+    private static Path shiroWar() {
+        Path war = Path.of(System.getProperty("shiro.war", "(the shiro.war system property is not set)"));
+        if (!Files.isRegularFile(war)) {
+            throw new IllegalStateException("The Shiro test WAR " + war + " is missing: build shiro-test-webapp first");
+        }
+        return war;
+    }
+}

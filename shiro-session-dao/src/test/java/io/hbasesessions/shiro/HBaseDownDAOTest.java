@@ -1,0 +1,72 @@
+package io.hbasesessions.shiro;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.store.StoreUnavailableException;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.shiro.session.Session;
+import org.apache.shiro.session.UnknownSessionException;
+import org.apache.shiro.session.mgt.SimpleSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/** HBase down: every DAO operation fails within the operation timeout with the store's one exception, or, with failMode=new_session, a read finds nothing. */
+class HBaseDownDAOTest {
+
+    private static final long TIMEOUT_MILLIS = 1_500;
+    /** A behaviour bound, not a benchmark: generous for a loaded 2-core machine. */
+    private static final long MARGIN_MILLIS = 3_000;
+
+    @Test
+    void everyOperationFailsWithinTheOperationTimeout(@TempDir Path data) throws Exception {
+        EmbeddedHBase own = EmbeddedHBase.builder().dataDirectory(data).startTimeout(Duration.ofSeconds(120)).build().start();
+        HBaseSessionDAO failing = dao(own, "error");
+        HBaseSessionDAO goingOn = dao(own, "new_session");
+        try {
+            SimpleSession created = new SimpleSession();
+            created.setAttribute("cart", "book");
+            Serializable id = failing.create(created);
+            Session read = failing.readSession(id);
+
+            own.stop();
+            read.setAttribute("cart", "pen");
+            Map<String, Executable> operations = new LinkedHashMap<>();
+            operations.put("create", () -> failing.create(new SimpleSession()));
+            operations.put("readSession", () -> failing.readSession(id));
+            operations.put("update", () -> failing.update(read));
+            operations.put("delete", () -> failing.delete(read));
+            operations.put("revokeAll", () -> failing.revokeAll("alice"));
+            operations.forEach((name, operation) -> {
+                long startNanos = System.nanoTime();
+                StoreUnavailableException e = assertThrows(StoreUnavailableException.class, operation, name);
+                long millis = Duration.ofNanos(System.nanoTime() - startNanos).toMillis();
+                assertTrue(e.getMessage().startsWith("HBase"), name + ": " + e.getMessage());
+                assertTrue(millis <= TIMEOUT_MILLIS + MARGIN_MILLIS, name + " took " + millis + " ms");
+            });
+
+            assertThrows(UnknownSessionException.class, () -> goingOn.readSession(id));
+        } finally {
+            failing.destroy();
+            goingOn.destroy();
+            own.stop();
+        }
+    }
+
+    private static HBaseSessionDAO dao(EmbeddedHBase hbase, String failMode) {
+        HBaseSessionDAO dao = new HBaseSessionDAO();
+        dao.setZookeeperQuorum(hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
+        dao.setKeyScope(ShiroIni.KEY_SCOPE);
+        dao.setRegions("1");
+        dao.setOperationTimeoutMillis(Long.toString(TIMEOUT_MILLIS));
+        dao.setFailMode(failMode);
+        dao.init();
+        return dao;
+    }
+}
