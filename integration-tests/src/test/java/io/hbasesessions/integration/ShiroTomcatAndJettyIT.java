@@ -14,6 +14,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Issue #16: a Shiro web application (ShiroFilter, native sessions through HBaseSessionDAO, Shiro and the DAO
  * inside its WAR) on a Tomcat 10.1 node and a Jetty 12.1 node sharing its sessions through HBase, over HTTP.
- * The containers keep their own sessions in memory: Shiro's are not theirs.
+ * The containers keep their own sessions in memory: Shiro's are not theirs. With {@code expiryEvents} on, Shiro's
+ * {@code SessionListener.onExpiration} fires once per idle session across the two nodes.
  */
 @ExtendWith(HBaseExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -33,6 +38,10 @@ class ShiroTomcatAndJettyIT {
     private static final String CONTEXT_PATH = "/shiro";
     /** Shiro's idle timeout on both nodes, in milliseconds: short, so that idle expiry is tested in seconds. */
     private static final long TIMEOUT_MILLIS = 4_000;
+    /** The store's expiry event delay on both nodes: Shiro's validation sweeps every second. */
+    private static final int EVENT_DELAY_SECONDS = 2;
+    /** Bound on waiting for expiry events: the timeout, the delay, and a loaded machine's slack. */
+    private static final Duration EVENTS_DEADLINE = Duration.ofSeconds(40);
     /** The login page Shiro's authc sends a request without a login to. */
     private static final int TO_LOGIN = 302;
 
@@ -43,6 +52,8 @@ class ShiroTomcatAndJettyIT {
     @BeforeAll
     void startTheNodes(EmbeddedHBase hbase, TestNamespace namespace) throws InterruptedException {
         Map<String, String> settings = TestNodes.storeSettings(hbase, namespace, CONTEXT_PATH);
+        settings.put("expiryEvents", "true");
+        settings.put("expiryEventDelaySeconds", Integer.toString(EVENT_DELAY_SECONDS));
         tomcat = nodes.start(shiroNode(NodeProgram.TOMCAT_10_1, "tomcat-10.1", settings));
         jetty = nodes.start(shiroNode(NodeProgram.JETTY_12_1, "jetty-12.1", settings));
         nodes.awaitReady();
@@ -69,7 +80,7 @@ class ShiroTomcatAndJettyIT {
     @Test
     void aLoginOnOneNodeIsALoginOnTheOtherUntilLogout() throws Exception {
         HttpClient browser = browser();
-        String loggedIn = "alice book from " + tomcat.port();
+        String loggedIn = "alice [book from " + tomcat.port() + "]";
         assertEquals(loggedIn, get(browser, tomcat, "login?user=alice").body());
         assertEquals(loggedIn, expect(200, get(browser, jetty, "account")));
         assertEquals(loggedIn, expect(200, get(browser, tomcat, "account")));
@@ -103,6 +114,60 @@ class ShiroTomcatAndJettyIT {
 
         expect(TO_LOGIN, get(browser, tomcat, "account"));
         expect(TO_LOGIN, get(browser, jetty, "account"));
+    }
+
+    @Test
+    void onExpirationFiresOnceAcrossBothNodesForEachIdleSessionAndNeverForOneInUseOrLoggedOut() throws Exception {
+        List<String> idle = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            NodeProcess node = i % 2 == 0 ? tomcat : jetty;
+            String tag = "idle" + i;
+            String user = i % 3 == 0 ? "bob" : "alice";
+            get(browser(), node, "login?user=" + user + "&tag=" + tag);
+            idle.add(tag + " " + user + " [book from " + node.port() + "]");
+        }
+        HttpClient loggedOut = browser();
+        get(loggedOut, jetty, "login?user=alice&tag=loggedOut");
+        expect(302, get(loggedOut, tomcat, "logout"));
+        HttpClient inUse = browser();
+        get(inUse, tomcat, "login?user=bob&tag=inUse");
+
+        Instant keepUntil = Instant.now().plusMillis(3 * TIMEOUT_MILLIS);
+        for (int request = 0; Instant.now().isBefore(keepUntil); request++) {
+            expect(200, get(inUse, request % 2 == 0 ? jetty : tomcat, "account"));
+            Thread.sleep(TIMEOUT_MILLIS / 4);
+        }
+        List<String> events = awaitEvents(idle.size(), "idle");
+        assertEquals(idle.stream().sorted().toList(), events, "one event per idle session, fleet-wide");
+        assertEquals(List.of(), expiredWithTag("inUse"), "no event while the session is in use");
+
+        List<String> afterUse = awaitEvents(1, "inUse");
+        assertEquals(List.of("inUse bob [book from " + tomcat.port() + "]"), afterUse);
+        Thread.sleep(2_000L * EVENT_DELAY_SECONDS);
+        assertEquals(events, expiredWithTag("idle"), "no second event");
+        assertEquals(List.of(), expiredWithTag("loggedOut"), "a session that was logged out does not expire");
+    }
+
+    /** Waits until both nodes' {@code onExpiration} events name {@code expected} sessions tagged {@code tagPrefix}. */
+    private List<String> awaitEvents(int expected, String tagPrefix) throws Exception {
+        Instant deadline = Instant.now().plus(EVENTS_DEADLINE);
+        List<String> events = expiredWithTag(tagPrefix);
+        while (events.size() < expected && Instant.now().isBefore(deadline)) {
+            Thread.sleep(250);
+            events = expiredWithTag(tagPrefix);
+        }
+        return events;
+    }
+
+    /** The events of both nodes for sessions whose tag starts with {@code tagPrefix}, sorted. */
+    private List<String> expiredWithTag(String tagPrefix) throws Exception {
+        List<String> events = new ArrayList<>();
+        for (NodeProcess node : List.of(tomcat, jetty)) {
+            expect(200, get(browser(), node, "expired")).lines().filter(line -> line.startsWith(tagPrefix))
+                    .forEach(events::add);
+        }
+        events.sort(null);
+        return events;
     }
 
     /** One browser: its cookie (SHIROSESSIONID, path /shiro) goes to both nodes, which differ only in port. */

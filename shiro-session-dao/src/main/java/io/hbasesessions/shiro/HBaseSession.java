@@ -14,9 +14,15 @@ import org.apache.shiro.session.mgt.SimpleSession;
 final class HBaseSession extends SimpleSession {
 
     private final transient StoredSession stored;
+    private final boolean endedInStore;
 
     HBaseSession(StoredSession stored) {
+        this(stored, false);
+    }
+
+    private HBaseSession(StoredSession stored, boolean endedInStore) {
         this.stored = stored;
+        this.endedInStore = endedInStore;
         SessionRecord record = stored.record();
         setId(record.id());
         setStartTimestamp(Date.from(record.creationTime()));
@@ -24,6 +30,21 @@ final class HBaseSession extends SimpleSession {
         setTimeout(SessionFields.timeoutOf(record.maxInactiveInterval()));
         SessionFields.restore(stored.attributes(), this);
         setAttributes(new ShiroAttributes(stored.attributes()));
+    }
+
+    /**
+     * A session the store's expiry sweep ended and deleted, marked expired for Shiro's validation, which then
+     * fires {@code onExpiration}.
+     */
+    static HBaseSession endedInStore(StoredSession stored) {
+        HBaseSession ended = new HBaseSession(stored, true);
+        ended.setExpired(true);
+        return ended;
+    }
+
+    /** Whether the store already deleted this session: Shiro's update and delete of it have nothing to do. */
+    boolean endedInStore() {
+        return endedInStore;
     }
 
     StoredSession stored() {

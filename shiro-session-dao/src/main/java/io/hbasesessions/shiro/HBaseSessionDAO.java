@@ -4,6 +4,7 @@ import io.hbasesessions.store.Container;
 import io.hbasesessions.store.SaveResult;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.SessionStoreException;
 import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreConfigurationException;
@@ -15,11 +16,13 @@ import io.hbasesessions.store.StoredSession;
 import io.hbasesessions.store.Webapp;
 import java.io.Serializable;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.shiro.lang.util.Destroyable;
 import org.apache.shiro.lang.util.Initializable;
 import org.apache.shiro.session.Session;
@@ -41,9 +44,11 @@ import org.apache.shiro.subject.support.DefaultSubjectContext;
  * user "log out everywhere" ({@link #revokeAll}) finds a session under.
  *
  * <p>Expired sessions vanish by themselves (the store checks the idle timeout on every read, HBase's TTL
- * drops the bytes), so Shiro's session validation scheduler has nothing to do: turn it off
- * ({@code sessionManager.sessionValidationSchedulerEnabled = false}). For the same reason Shiro never sees a
- * session expire, and {@code SessionListener.onExpiration} does not fire.
+ * drops the bytes), so Shiro's session validation scheduler has no orphans to find. Without
+ * {@code expiryEvents} turn it off ({@code sessionManager.sessionValidationSchedulerEnabled = false}): Shiro
+ * never sees a session expire, and {@code SessionListener.onExpiration} does not fire. With
+ * {@code expiryEvents}, each run of the scheduler sweeps the store's expiry index instead of listing sessions
+ * ({@link #getActiveSessions}), and Shiro fires {@code onExpiration} for what it ended.
  */
 public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable, Destroyable {
 
@@ -55,14 +60,20 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
     private volatile SessionStore store;
     private StoreSettings settings;
     private StoreMBean.Registration mbean;
+    private final List<Consumer<StoreSettings>> whenOpen = new ArrayList<>();
 
     /**
      * Sets one store setting by its configuration name; a null or blank value keeps the store's default. The
      * bean properties below call it, so that {@code shiro.ini} can name each setting.
      *
      * @throws StoreConfigurationException for a name that is no setting, or a value that does not parse
+     * @throws IllegalStateException once the store is open: a later setting would be silently ignored
      */
     public synchronized void setSetting(String name, String value) {
+        if (store != null) {
+            throw new IllegalStateException("The HBaseSessionDAO is initialized already, so setting " + name
+                    + " would change nothing: set every setting before init()");
+        }
         configured.set(name, value);
     }
 
@@ -81,16 +92,25 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
         store = SessionStores.open(settings, new Webapp(classLoader(), Container.SHIRO));
         mbean = StoreMBean.register(store, settings, "Shiro", settings.get(Setting.KEY_SCOPE));
         LOG.log(Level.INFO, "Shiro sessions are stored in HBase: {0}", settings);
+        whenOpen.forEach(action -> action.accept(settings));
+        whenOpen.clear();
+    }
+
+    /**
+     * Runs {@code action} with the settings in force once the store is open: now, or when {@link #init()}
+     * opens it. Beans that depend on the settings use it, since Shiro may initialize them before the DAO.
+     */
+    synchronized void whenOpen(Consumer<StoreSettings> action) {
+        if (store != null) {
+            action.accept(settings);
+        } else {
+            whenOpen.add(action);
+        }
     }
 
     /** The settings as configured, checked together. */
     synchronized StoreSettings settings() {
-        StoreSettings checked = configured.build();
-        if (checked.get(Setting.EXPIRY_EVENTS)) {
-            throw new StoreConfigurationException("expiryEvents=true is not supported by the Shiro DAO: nothing would "
-                    + "sweep its expiry index, and SessionListener.onExpiration would still not fire; leave it off");
-        }
-        return checked;
+        return configured.build();
     }
 
     private static ClassLoader classLoader() {
@@ -172,6 +192,9 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
     @Override
     public void update(Session session) {
         SaveResult result;
+        if (session instanceof HBaseSession read && read.endedInStore()) {
+            return;
+        }
         if (session instanceof HBaseSession read) {
             SessionFields.write(read, read.stored().attributes());
             result = store().save(read.stored(), read.currentRecord());
@@ -187,22 +210,42 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
         }
     }
 
-    /** Deletes the session and its user index entry; nothing for a session that is not stored. */
+    /**
+     * Deletes the session and its user index entry; nothing for a session that is not stored, or that the
+     * expiry sweep ended (and so deleted) already.
+     */
     @Override
     public void delete(Session session) {
+        if (session instanceof HBaseSession read && read.endedInStore()) {
+            return;
+        }
         if (session.getId() != null) {
             store().delete(session.getId().toString());
         }
     }
 
     /**
-     * Always empty. The store keeps no list of a scope's sessions (rows are keyed by a hash of the id, so
-     * listing them is a scan of the whole table, every application's), and nothing needs one: expired
-     * sessions end by themselves. Only Shiro's session validation scheduler asks, and it should be off.
+     * The sessions Shiro's validation should end, as its javadoc allows; never a listing of every session. The
+     * store keeps no list of a scope's sessions (rows are keyed by a hash of the id, so listing them is a scan of
+     * the whole table, every application's), and expired sessions end by themselves.
+     *
+     * <p>Without {@code expiryEvents} this is always empty. With it, these are the sessions that this call's
+     * sweep of the store's expiry index ended: idle past their timeout or past {@code maxLifetimeSeconds},
+     * already deleted, each returned by one sweep of the whole fleet, with their attributes. They are marked
+     * expired, so Shiro's validation fires {@code SessionListener.onExpiration} for each; its update and delete
+     * of them ask HBase nothing. While HBase is unavailable this is empty (logged), and the due buckets are
+     * swept by a later call.
      */
     @Override
     public Collection<Session> getActiveSessions() {
-        return List.of();
+        List<StoredSession> ended;
+        try {
+            ended = store().sweepExpired();
+        } catch (SessionStoreException e) {
+            LOG.log(Level.WARNING, "The expiry sweep failed; its buckets are swept later: {0}", e.getMessage());
+            return List.of();
+        }
+        return ended.stream().<Session>map(HBaseSession::endedInStore).toList();
     }
 
     /** "Log out everywhere": deletes every session of {@code user} (a primary principal) in every key scope. */

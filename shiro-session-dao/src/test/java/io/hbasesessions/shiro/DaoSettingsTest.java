@@ -42,15 +42,6 @@ class DaoSettingsTest {
     }
 
     @Test
-    void expiryEventsAreRefusedBecauseNothingWouldDeliverThem() {
-        HBaseSessionDAO dao = new HBaseSessionDAO();
-        dao.setZookeeperQuorum("zk1");
-        dao.setKeyScope("/shop");
-        dao.setExpiryEvents("true");
-        assertThrows(StoreConfigurationException.class, dao::init);
-    }
-
-    @Test
     void anUnknownSettingOrAValueThatDoesNotParseIsRefusedWhenSet() {
         HBaseSessionDAO dao = new HBaseSessionDAO();
         assertThrows(StoreConfigurationException.class, () -> dao.setSetting("zookeperQuorum", "zk1"));

@@ -1,5 +1,6 @@
 package io.hbasesessions.shiro;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import java.io.Serializable;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.shiro.session.Session;
 import org.apache.shiro.session.UnknownSessionException;
@@ -17,7 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
-/** HBase down: every DAO operation fails within the operation timeout with the store's one exception, or, with failMode=new_session, a read finds nothing. */
+/**
+ * HBase down: every DAO operation fails within the operation timeout with the store's one exception, or, with
+ * failMode=new_session, a read finds nothing; Shiro's validation (the expiry sweep) ends nothing and goes on.
+ */
 class HBaseDownDAOTest {
 
     private static final long TIMEOUT_MILLIS = 1_500;
@@ -52,6 +57,10 @@ class HBaseDownDAOTest {
             });
 
             assertThrows(UnknownSessionException.class, () -> goingOn.readSession(id));
+            long sweepStartNanos = System.nanoTime();
+            assertEquals(List.of(), List.copyOf(failing.getActiveSessions()), "a failed sweep ends nothing, logged");
+            long sweepMillis = Duration.ofNanos(System.nanoTime() - sweepStartNanos).toMillis();
+            assertTrue(sweepMillis <= TIMEOUT_MILLIS + MARGIN_MILLIS, "the expiry sweep took " + sweepMillis + " ms");
         } finally {
             failing.destroy();
             goingOn.destroy();
@@ -66,6 +75,7 @@ class HBaseDownDAOTest {
         dao.setRegions("1");
         dao.setOperationTimeoutMillis(Long.toString(TIMEOUT_MILLIS));
         dao.setFailMode(failMode);
+        dao.setExpiryEvents("true");
         dao.init();
         return dao;
     }

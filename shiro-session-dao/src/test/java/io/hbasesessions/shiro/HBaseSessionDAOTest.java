@@ -224,7 +224,13 @@ class HBaseSessionDAOTest {
     }
 
     @Test
-    void activeSessionsAreNeverListed() {
+    void aSettingAfterInitIsRefusedRatherThanIgnored() {
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> dao.setTouchIntervalSeconds("1"));
+        assertTrue(refused.getMessage().contains("before init()"), refused.getMessage());
+    }
+
+    @Test
+    void withoutExpiryEventsNoSessionIsEverListed() {
         newSession(Map.of());
         assertEquals(List.of(), List.copyOf(dao.getActiveSessions()));
     }

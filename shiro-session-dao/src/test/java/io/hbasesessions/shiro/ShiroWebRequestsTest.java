@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Shiro web applications over HTTP on an embedded Tomcat, configured by the example shiro.ini: {@code /cached}
- * as given (RequestCachingWebSessionManager), {@code /plain} with Shiro's DefaultWebSessionManager, to count
+ * as given (HBaseWebSessionManager), {@code /plain} with Shiro's DefaultWebSessionManager, to count
  * what a request of a logged-in user reads and writes.
  */
 @ExtendWith(HBaseExtension.class)
@@ -62,7 +62,7 @@ class ShiroWebRequestsTest {
         String example = ShiroIni.exampleText(hbase, namespace, "/cached");
         cached = shiroApplication("/cached", example);
         plain = shiroApplication("/plain", example.replace("/cached", "/plain").replace(
-                "sessionManager = io.hbasesessions.shiro.RequestCachingWebSessionManager",
+                "sessionManager = io.hbasesessions.shiro.HBaseWebSessionManager",
                 "sessionManager = org.apache.shiro.web.session.mgt.DefaultWebSessionManager"));
         tomcat.start();
     }
@@ -108,7 +108,7 @@ class ShiroWebRequestsTest {
     void aRequestOfALoggedInUserReadsItsSessionOnceAndWritesNothing() throws Exception {
         long cachedLoads = loadsPerAccountRequest(cached);
         long plainLoads = loadsPerAccountRequest(plain);
-        System.out.println("HBase reads per request of a logged-in user: RequestCachingWebSessionManager "
+        System.out.println("HBase reads per request of a logged-in user: HBaseWebSessionManager "
                 + cachedLoads + ", DefaultWebSessionManager " + plainLoads);
         assertEquals(1, cachedLoads);
         assertTrue(plainLoads > 1, plainLoads + " loads");

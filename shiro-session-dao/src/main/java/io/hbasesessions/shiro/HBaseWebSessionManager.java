@@ -1,0 +1,81 @@
+package io.hbasesessions.shiro;
+
+import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StoreConfigurationException;
+import io.hbasesessions.store.StoreSettings;
+import jakarta.servlet.ServletRequest;
+import java.io.Serializable;
+import java.lang.System.Logger.Level;
+import org.apache.shiro.lang.util.Initializable;
+import org.apache.shiro.session.Session;
+import org.apache.shiro.session.UnknownSessionException;
+import org.apache.shiro.session.mgt.SessionKey;
+import org.apache.shiro.web.session.mgt.DefaultWebSessionManager;
+import org.apache.shiro.web.util.WebUtils;
+
+/**
+ * Shiro's native web session manager, made for a shared store in two ways.
+ *
+ * <p>It reads a request's session from the DAO once. Shiro asks its DAO again on every call of a {@code Session}
+ * (resolving the subject, its principals, its authenticated flag, the touch, every attribute, saving the
+ * subject's state): with a shared store each is a network read. This keeps the session read first in a request
+ * attribute and hands the same object to the later calls of that request, as Shiro's {@code MemorySessionDAO}
+ * hands out its one object. Every change is still written through the DAO when Shiro makes it, and the copy ends
+ * with the request, so another node's changes are seen by the next request.
+ *
+ * <p>With the DAO's {@code expiryEvents}, Shiro's session validation is the sweep of the store's expiry index
+ * ({@link HBaseSessionDAO#getActiveSessions}), so {@code SessionListener.onExpiration} fires once per expired
+ * session fleet-wide. Shiro starts its validation at the first session a node serves and runs it hourly; this
+ * starts it with the application, on a node that never serves a session too, and at least every
+ * {@code expiryEventDelaySeconds / 2}.
+ */
+public class HBaseWebSessionManager extends DefaultWebSessionManager implements Initializable {
+
+    private static final System.Logger LOG = System.getLogger(HBaseWebSessionManager.class.getName());
+    private static final String CACHED_SESSION = HBaseWebSessionManager.class.getName() + ".session";
+
+    /** Called by Shiro once the manager's properties are set; the rest waits for the DAO's own {@code init()}. */
+    @Override
+    public void init() {
+        if (getSessionDAO() instanceof HBaseSessionDAO dao) {
+            dao.whenOpen(this::sweepOnValidation);
+        }
+    }
+
+    /**
+     * With {@code expiryEvents}: validation from now on, at least every sweep period.
+     *
+     * @throws StoreConfigurationException if the validation scheduler, which sweeps, is off
+     */
+    private void sweepOnValidation(StoreSettings settings) {
+        if (!settings.get(Setting.EXPIRY_EVENTS)) {
+            return;
+        }
+        if (!isSessionValidationSchedulerEnabled()) {
+            throw new StoreConfigurationException("expiryEvents=true needs Shiro's session validation: it sweeps the "
+                    + "expiry index. Set sessionManager.sessionValidationSchedulerEnabled = true, or expiryEvents=false");
+        }
+        long sweepPeriodMillis = settings.expirySweepPeriodSeconds() * 1_000L;
+        if (getSessionValidationInterval() > sweepPeriodMillis) {
+            LOG.log(Level.INFO, "Session validation runs every {0} ms (expiryEventDelaySeconds / 2) instead of {1} ms, "
+                    + "so that expiry events are on time", sweepPeriodMillis, getSessionValidationInterval());
+            setSessionValidationInterval(sweepPeriodMillis);
+        }
+        enableSessionValidation();
+    }
+
+    @Override
+    protected Session retrieveSession(SessionKey key) throws UnknownSessionException {
+        ServletRequest request = WebUtils.isWeb(key) ? WebUtils.getRequest(key) : null;
+        if (request == null) {
+            return super.retrieveSession(key);
+        }
+        Serializable id = getSessionId(key);
+        if (request.getAttribute(CACHED_SESSION) instanceof Session cached && id != null && id.equals(cached.getId())) {
+            return cached;
+        }
+        Session read = super.retrieveSession(key);
+        request.setAttribute(CACHED_SESSION, read);
+        return read;
+    }
+}
