@@ -40,6 +40,7 @@ final class SessionProtocol implements SessionStore {
     private final Duration leaseTimeout;
     private final Optional<ExpirySweeper> sweeper;
     private final Runnable onClose;
+    private final LiveLatencies latencies = new LiveLatencies();
 
     /** @param expiryIndex the expiry index when {@code expiryEvents} is on, else empty */
     SessionProtocol(StoreSettings settings, Webapp webapp, Clock clock, LiveCounters counters, StateSeal seal,
@@ -83,6 +84,13 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public Optional<StoredSession> load(String sessionId) {
+        long started = System.nanoTime();
+        Optional<StoredSession> loaded = read(sessionId);
+        latencies.record(StoreOperation.LOAD, started);
+        return loaded;
+    }
+
+    private Optional<StoredSession> read(String sessionId) {
         with.counters().increment(StoreCounter.LOADS);
         Optional<SessionKey> key = SessionKey.forLookup(keyScope, sessionId);
         if (key.isEmpty()) {
@@ -128,6 +136,14 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public SaveResult save(StoredSession session, SessionRecord current) {
+        long started = System.nanoTime();
+        boolean newSession = !session.isStored();
+        SaveResult result = write(session, current);
+        latencies.recordSave(newSession, result, started);
+        return result;
+    }
+
+    private SaveResult write(StoredSession session, SessionRecord current) {
         if (session.isTransient()) {
             return SaveResult.UNCHANGED;
         }
@@ -216,6 +232,13 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public SaveResult saveWhole(SessionRecord current, Map<String, ?> attributes, boolean storedBefore) {
+        long started = System.nanoTime();
+        SaveResult result = writeWhole(current, attributes, storedBefore);
+        latencies.recordSave(!storedBefore, result, started);
+        return result;
+    }
+
+    private SaveResult writeWhole(SessionRecord current, Map<String, ?> attributes, boolean storedBefore) {
         SessionKey key = SessionKey.forNewSession(keyScope, current.id());
         Optional<SessionRow> row = readLive(key, newDeadline());
         if (row.isEmpty() && storedBefore) {
@@ -224,7 +247,7 @@ final class SessionProtocol implements SessionStore {
         StoredSession session = row.map(found -> loaded(current.id(), key, found, null))
                 .orElseGet(() -> newSession(current, false));
         session.attributes().replaceWith(attributes);
-        return save(session, current);
+        return write(session, current);
     }
 
     @Override
@@ -237,6 +260,13 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public boolean delete(String sessionId) {
+        long started = System.nanoTime();
+        boolean deleted = remove(sessionId);
+        latencies.record(StoreOperation.DELETE, started);
+        return deleted;
+    }
+
+    private boolean remove(String sessionId) {
         Optional<SessionKey> key = SessionKey.forLookup(keyScope, sessionId);
         if (key.isEmpty()) {
             return false;
@@ -263,6 +293,13 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public SaveResult changeId(StoredSession session, SessionRecord current, String newSessionId) {
+        long started = System.nanoTime();
+        SaveResult result = move(session, current, newSessionId);
+        latencies.record(StoreOperation.CHANGE_ID, started);
+        return result;
+    }
+
+    private SaveResult move(StoredSession session, SessionRecord current, String newSessionId) {
         SessionKey oldKey = SessionKey.forNewSession(keyScope, session.record().id());
         SessionKey newKey = SessionKey.forNewSession(keyScope, newSessionId);
         SessionRecord moved = current.withId(newSessionId);
@@ -320,6 +357,13 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public int revokeAll(String user) {
+        long started = System.nanoTime();
+        int revoked = revoke(user);
+        latencies.record(StoreOperation.REVOKE, started);
+        return revoked;
+    }
+
+    private int revoke(String user) {
         Deadline deadline = newDeadline();
         List<OwnedSession> owned = sessionsOf(user, deadline);
         if (owned.isEmpty()) {
@@ -357,7 +401,13 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public List<StoredSession> sweepExpired() {
-        return sweeper.map(ExpirySweeper::sweep).orElse(List.of());
+        if (sweeper.isEmpty()) {
+            return List.of();
+        }
+        long started = System.nanoTime();
+        List<StoredSession> ended = sweeper.get().sweep();
+        latencies.record(StoreOperation.EXPIRY_SWEEP, started);
+        return ended;
     }
 
     @Override
@@ -366,7 +416,13 @@ final class SessionProtocol implements SessionStore {
     }
 
     @Override
+    public StoreLatencies latencies() {
+        return latencies.snapshot();
+    }
+
+    @Override
     public void close() {
+        OpenStores.closed(this);
         onClose.run();
     }
 

@@ -95,6 +95,9 @@ public interface SessionStore extends AutoCloseable {
     /** A snapshot of what this store has done since it was opened. */
     StoreCounters counters();
 
+    /** How long this store's calls that completed took since it was opened, per operation. */
+    StoreLatencies latencies();
+
     /** Releases this store's share of the HBase connection. */
     @Override
     void close();

@@ -24,6 +24,8 @@ public final class SessionStores {
 
     /** As {@link #open(StoreSettings, Webapp)}, with the clock that decides expiry (tests move it instead of sleeping). */
     public static SessionStore open(StoreSettings settings, Webapp webapp, Clock clock) {
-        return HBaseSessions.open(settings, webapp, clock, table -> table);
+        SessionStore store = HBaseSessions.open(settings, webapp, clock, table -> table);
+        OpenStores.opened(store, webapp.container());
+        return store;
     }
 }

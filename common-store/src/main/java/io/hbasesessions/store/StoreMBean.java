@@ -19,7 +19,8 @@ import javax.management.ReflectionException;
 
 /**
  * A store as JMX shows it, the same in every container: one read-only attribute per
- * {@link StoreCounter}, the settings in force, and the {@code revokeAll(user)} operation. Registered
+ * {@link StoreCounter} and per {@link StoreLatencies} statistic, the settings in force, and the
+ * {@code revokeAll(user)} operation. Registered
  * as {@code io.hbasesessions:type=SessionStore,container=...,context=...}.
  */
 public final class StoreMBean implements DynamicMBean {
@@ -101,6 +102,10 @@ public final class StoreMBean implements DynamicMBean {
                 return counters.get(counter);
             }
         }
+        Number latency = store.latencies().byAttributeName().get(attribute);
+        if (latency != null) {
+            return latency;
+        }
         throw new AttributeNotFoundException(attribute);
     }
 
@@ -145,6 +150,9 @@ public final class StoreMBean implements DynamicMBean {
             attributes.add(new MBeanAttributeInfo(counter.counterName(), long.class.getName(), counter.description(),
                     true, false, false));
         }
+        store.latencies().byAttributeName().forEach((name, value) -> attributes.add(new MBeanAttributeInfo(name,
+                value.getClass().getName(), "Latency of calls that completed since the store opened", true, false,
+                false)));
         MBeanOperationInfo revokeAll = new MBeanOperationInfo(REVOKE_ALL,
                 "Deletes every session of a user in every key scope (log out everywhere); returns how many",
                 new MBeanParameterInfo[] {new MBeanParameterInfo("user", String.class.getName(), "The user name")},

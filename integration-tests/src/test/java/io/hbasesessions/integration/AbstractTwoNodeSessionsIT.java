@@ -304,6 +304,11 @@ abstract class AbstractTwoNodeSessionsIT {
             Figures.print("read-only request " + pair() + " " + read + " on " + b, "counter deltas "
                     + Counters.nonZero(after.since(before)));
             assertEquals(1, after.get("loads") - before.get("loads"), "loads for one read-only request");
+            assertEquals(1, after.get("loadCount") - before.get("loadCount"), "the load's latency, measured on " + b);
+            for (String measured : List.of("createCount", "saveCount", "touchCount")) {
+                assertEquals(0, after.get(measured) - before.get(measured), measured + " on " + b);
+            }
+            assertTrue(Double.parseDouble(after.values().get("loadP99Millis")) > 0, "loadP99Millis on " + b);
             writes.forEach((counter, delta) -> assertEquals(0, delta, "a read-only request (" + read + ") on " + b
                     + " changed " + counter + ": " + answer.body()));
         }
