@@ -47,8 +47,9 @@ import org.apache.shiro.subject.support.DefaultSubjectContext;
  * drops the bytes), so Shiro's session validation scheduler has no orphans to find. Without
  * {@code expiryEvents} turn it off ({@code sessionManager.sessionValidationSchedulerEnabled = false}): Shiro
  * never sees a session expire, and {@code SessionListener.onExpiration} does not fire. With
- * {@code expiryEvents}, each run of the scheduler sweeps the store's expiry index instead of listing sessions
- * ({@link #getActiveSessions}), and Shiro fires {@code onExpiration} for what it ended.
+ * {@code expiryEvents} and {@link HBaseWebSessionManager}, each run of the scheduler sweeps the store's expiry
+ * index instead of listing sessions ({@link #sweepExpired()}), and Shiro fires {@code onExpiration} for what
+ * it ended.
  */
 public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable, Destroyable {
 
@@ -225,19 +226,25 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
     }
 
     /**
-     * The sessions Shiro's validation should end, as its javadoc allows; never a listing of every session. The
-     * store keeps no list of a scope's sessions (rows are keyed by a hash of the id, so listing them is a scan of
-     * the whole table, every application's), and expired sessions end by themselves.
-     *
-     * <p>Without {@code expiryEvents} this is always empty. With it, these are the sessions that this call's
-     * sweep of the store's expiry index ended: idle past their timeout or past {@code maxLifetimeSeconds},
-     * already deleted, each returned by one sweep of the whole fleet, with their attributes. They are marked
-     * expired, so Shiro's validation fires {@code SessionListener.onExpiration} for each; its update and delete
-     * of them ask HBase nothing. While HBase is unavailable this is empty (logged), and the due buckets are
-     * swept by a later call.
+     * Always empty: the store keeps no list of a scope's sessions (rows are keyed by a hash of the id, so listing
+     * them is a scan of the whole table, every application's), and expired sessions end by themselves. Shiro's
+     * session validation is the only caller that needs sessions from here, and with {@code expiryEvents}
+     * {@link HBaseWebSessionManager} asks {@link #sweepExpired()} instead.
      */
     @Override
     public Collection<Session> getActiveSessions() {
+        return List.of();
+    }
+
+    /**
+     * With {@code expiryEvents}: the sessions this sweep of the store's expiry index ended (idle past their
+     * timeout or past {@code maxLifetimeSeconds}), already deleted, each returned by one sweep of the whole
+     * fleet, with their attributes, marked expired so that Shiro's validation fires
+     * {@code SessionListener.onExpiration} for them; the DAO's update and delete of them ask HBase nothing.
+     * Without {@code expiryEvents}, and while HBase is unavailable (logged; the due buckets are swept by a later
+     * call), empty.
+     */
+    public List<Session> sweepExpired() {
         List<StoredSession> ended;
         try {
             ended = store().sweepExpired();

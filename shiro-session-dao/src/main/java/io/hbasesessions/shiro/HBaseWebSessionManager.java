@@ -7,8 +7,10 @@ import jakarta.servlet.ServletRequest;
 import java.io.Serializable;
 import java.lang.System.Logger.Level;
 import org.apache.shiro.lang.util.Initializable;
+import org.apache.shiro.session.InvalidSessionException;
 import org.apache.shiro.session.Session;
 import org.apache.shiro.session.UnknownSessionException;
+import org.apache.shiro.session.mgt.DefaultSessionKey;
 import org.apache.shiro.session.mgt.SessionKey;
 import org.apache.shiro.web.session.mgt.DefaultWebSessionManager;
 import org.apache.shiro.web.util.WebUtils;
@@ -24,8 +26,9 @@ import org.apache.shiro.web.util.WebUtils;
  * with the request, so another node's changes are seen by the next request.
  *
  * <p>With the DAO's {@code expiryEvents}, Shiro's session validation is the sweep of the store's expiry index
- * ({@link HBaseSessionDAO#getActiveSessions}), so {@code SessionListener.onExpiration} fires once per expired
- * session fleet-wide. Shiro starts its validation at the first session a node serves and runs it hourly; this
+ * ({@link HBaseSessionDAO#sweepExpired()}) instead of a check of {@code getActiveSessions}, so
+ * {@code SessionListener.onExpiration} fires once per expired session fleet-wide. The sweep runs here only:
+ * an application calling {@code getActiveSessions} (always empty) ends nothing and loses no event. Shiro starts its validation at the first session a node serves and runs it hourly; this
  * starts it with the application, on a node that never serves a session too, and at least every
  * {@code expiryEventDelaySeconds / 2}.
  */
@@ -62,6 +65,25 @@ public class HBaseWebSessionManager extends DefaultWebSessionManager implements 
             setSessionValidationInterval(sweepPeriodMillis);
         }
         enableSessionValidation();
+    }
+
+    /**
+     * Shiro's validation run: with an {@link HBaseSessionDAO}, the sessions its sweep ended go through Shiro's own
+     * {@code validate}, which finds them expired and fires {@code onExpiration}; there is nothing else to check.
+     */
+    @Override
+    public void validateSessions() {
+        if (!(getSessionDAO() instanceof HBaseSessionDAO dao)) {
+            super.validateSessions();
+            return;
+        }
+        for (Session ended : dao.sweepExpired()) {
+            try {
+                validate(ended, new DefaultSessionKey(ended.getId()));
+            } catch (InvalidSessionException expired) {
+                // What validate reports once it has fired the session's events.
+            }
+        }
     }
 
     @Override
