@@ -19,7 +19,8 @@ import javax.management.ReflectionException;
 
 /**
  * A store as JMX shows it, the same in every container: one read-only attribute per
- * {@link StoreCounter}, the settings in force, and the {@code revokeAll(user)} operation. Registered
+ * {@link StoreCounter}, the settings in force, {@code healthy} (the store's {@link SessionStore#checkHealth()},
+ * also as the {@code checkHealth()} operation that returns why not), and the {@code revokeAll(user)} operation. Registered
  * as {@code io.hbasesessions:type=SessionStore,container=...,context=...}.
  */
 public final class StoreMBean implements DynamicMBean {
@@ -28,6 +29,8 @@ public final class StoreMBean implements DynamicMBean {
     private static final String SETTINGS = "settings";
     private static final String KEY_SCOPE = "keyScope";
     private static final String REVOKE_ALL = "revokeAll";
+    private static final String HEALTHY = "healthy";
+    private static final String CHECK_HEALTH = "checkHealth";
 
     private final SessionStore store;
     private final String settings;
@@ -95,6 +98,9 @@ public final class StoreMBean implements DynamicMBean {
         if (attribute.equals(KEY_SCOPE)) {
             return store.keyScope();
         }
+        if (attribute.equals(HEALTHY)) {
+            return store.checkHealth().healthy();
+        }
         StoreCounters counters = store.counters();
         for (StoreCounter counter : StoreCounter.values()) {
             if (counter.counterName().equals(attribute)) {
@@ -132,6 +138,9 @@ public final class StoreMBean implements DynamicMBean {
         if (REVOKE_ALL.equals(operation) && params != null && params.length == 1 && params[0] instanceof String user) {
             return store.revokeAll(user);
         }
+        if (CHECK_HEALTH.equals(operation) && (params == null || params.length == 0)) {
+            return store.checkHealth().toString();
+        }
         throw new ReflectionException(new NoSuchMethodException(operation));
     }
 
@@ -141,6 +150,9 @@ public final class StoreMBean implements DynamicMBean {
         attributes.add(new MBeanAttributeInfo(KEY_SCOPE, String.class.getName(), "The key scope", true, false, false));
         attributes.add(new MBeanAttributeInfo(SETTINGS, String.class.getName(), "The settings in force", true, false,
                 false));
+        attributes.add(new MBeanAttributeInfo(HEALTHY, boolean.class.getName(), "HBase answers within "
+                + "operationTimeoutMillis and the tables have the schema the store needs (asks HBase on every read)",
+                true, false, false));
         for (StoreCounter counter : StoreCounter.values()) {
             attributes.add(new MBeanAttributeInfo(counter.counterName(), long.class.getName(), counter.description(),
                     true, false, false));
@@ -149,7 +161,11 @@ public final class StoreMBean implements DynamicMBean {
                 "Deletes every session of a user in every key scope (log out everywhere); returns how many",
                 new MBeanParameterInfo[] {new MBeanParameterInfo("user", String.class.getName(), "The user name")},
                 int.class.getName(), MBeanOperationInfo.ACTION);
+        MBeanOperationInfo checkHealth = new MBeanOperationInfo(CHECK_HEALTH, "Checks that HBase answers within "
+                + "operationTimeoutMillis and the tables have the schema the store needs; returns the outcome and why",
+                new MBeanParameterInfo[0], String.class.getName(), MBeanOperationInfo.INFO);
         return new MBeanInfo(StoreMBean.class.getName(), "HBase session store",
-                attributes.toArray(MBeanAttributeInfo[]::new), null, new MBeanOperationInfo[] {revokeAll}, null);
+                attributes.toArray(MBeanAttributeInfo[]::new), null, new MBeanOperationInfo[] {revokeAll, checkHealth},
+                null);
     }
 }
