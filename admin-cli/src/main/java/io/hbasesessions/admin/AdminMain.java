@@ -72,7 +72,7 @@ public final class AdminMain {
         }
         // An unreachable quorum is reported by the command itself, once, instead of a warning per retry.
         for (String noisy : new String[] {"org.apache.zookeeper", "org.apache.hadoop.hbase.shaded.org.apache.zookeeper",
-                "org.apache.hadoop.hbase.client", "org.apache.hadoop.hbase.zookeeper"}) {
+                "org.apache.hadoop.hbase.client", "org.apache.hadoop.hbase.zookeeper", "org.apache.hadoop.util.NativeCodeLoader"}) {
             Logger.getLogger(noisy).setLevel(Level.SEVERE);
         }
     }

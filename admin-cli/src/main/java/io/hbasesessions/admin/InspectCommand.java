@@ -35,8 +35,8 @@ final class InspectCommand extends StoreCommand {
         @Option(names = "--id-file", paramLabel = "FILE", description = "A file whose first line is the session id.")
         Path idFile;
 
-        @Option(names = "--key-hash", paramLabel = "HEX", description = "The row key: 64 hex digits, as logs "
-                + "(their prefix), stats and revoke show it.")
+        @Option(names = "--key-hash", paramLabel = "HEX", description = "The whole row key, 64 hex digits, as "
+                + "revoke prints it (a log line's 12-digit prefix is not enough).")
         String keyHash;
     }
 

@@ -123,13 +123,13 @@ final class HBaseStoreAdministration implements StoreAdministration {
             Optional<RegionMetrics> measured = Optional.ofNullable(metrics.get(region.getRegionNameAsString()));
             StoreStats.Region stats = new StoreStats.Region(region.getEncodedName(),
                     HexFormat.of().formatHex(region.getStartKey()), location.getServerName().getAddress().toString(),
-                    rows, rows >= rowCountLimitPerRegion, measured.map(m -> bytes(m.getStoreFileSize())).orElse(0L),
+                    rows, rows >= rowCountLimitPerRegion, measured.map(m -> mebibytes(m.getStoreFileSize())).orElse(0.0),
                     measured.map(RegionMetrics::getStoreFileCount).orElse(0),
-                    measured.map(m -> bytes(m.getMemStoreSize())).orElse(0L));
+                    measured.map(m -> mebibytes(m.getMemStoreSize())).orElse(0.0));
             regions.add(stats);
-            servers.merge(stats.server(), new StoreStats.ServerTotals(1, rows, stats.storeFileBytes(), stats.storeFiles()),
+            servers.merge(stats.server(), new StoreStats.ServerTotals(1, rows, stats.storeFileMiB(), stats.storeFiles()),
                     (a, b) -> new StoreStats.ServerTotals(a.regions() + b.regions(), a.rows() + b.rows(),
-                            a.storeFileBytes() + b.storeFileBytes(), a.storeFiles() + b.storeFiles()));
+                            a.storeFileMiB() + b.storeFileMiB(), a.storeFiles() + b.storeFiles()));
             await(table.scanAll(sampleScan(region, perRegion)), deadline, "sampling region " + region.getEncodedName())
                     .forEach(sample::add);
         }
@@ -163,8 +163,8 @@ final class HBaseStoreAdministration implements StoreAdministration {
         return new Scan().withStartRow(region.getStartKey()).withStopRow(region.getEndKey());
     }
 
-    private static long bytes(Size size) {
-        return (long) size.get(Size.Unit.BYTE);
+    private static double mebibytes(Size size) {
+        return size.get(Size.Unit.MEGABYTE);
     }
 
     /** The histograms of the sampled rows, read as the store reads them. */

@@ -1,6 +1,7 @@
 package io.hbasesessions.store;
 
 import java.lang.System.Logger.Level;
+import java.lang.reflect.Array;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -402,13 +403,16 @@ final class SessionProtocol implements SessionStore {
             return new SessionInspection.Attribute(name, bytes.length, Optional.empty(),
                     Optional.of(printable(e.getMessage())), Optional.empty());
         }
-        String valueClass = value == null ? "null" : value.getClass().getName();
+        String valueClass = value == null ? "null" : value.getClass().getTypeName();
         return new SessionInspection.Attribute(name, bytes.length, Optional.of(valueClass), Optional.empty(),
                 withValues ? Optional.of(shown(value)) : Optional.empty());
     }
 
     /** A value's text for an operator's terminal: its own {@code toString()} may fail or print anything. */
     private static String shown(Object value) {
+        if (value != null && value.getClass().isArray()) {
+            return value.getClass().getComponentType().getTypeName() + "[" + Array.getLength(value) + "]";
+        }
         String text;
         try {
             text = String.valueOf(value);

@@ -93,6 +93,8 @@ final class SharedConnections {
     }
 
     private static AsyncConnection connect(StoreSettings settings, HBaseCalls calls, long budgetMillis) {
+        // Started before the client is set up: its first use loads configuration and classes for half a second.
+        Deadline deadline = Deadline.afterMillis(budgetMillis);
         Thread thread = Thread.currentThread();
         ClassLoader caller = thread.getContextClassLoader();
         // The client's threads inherit this thread's context loader: keep a webapp's loader out of them.
@@ -104,7 +106,7 @@ final class SharedConnections {
             thread.setContextClassLoader(caller);
         }
         try {
-            return calls.await(connecting, Deadline.afterMillis(budgetMillis), null,
+            return calls.await(connecting, deadline, null,
                     "connecting (" + settings.find(Setting.ZOOKEEPER_QUORUM).map(q -> "zookeeperQuorum=" + q)
                             .orElse("hbaseSite=" + settings.get(Setting.HBASE_SITE)) + ")");
         } catch (StoreUnavailableException e) {

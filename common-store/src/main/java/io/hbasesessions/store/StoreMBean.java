@@ -19,8 +19,10 @@ import javax.management.ReflectionException;
 
 /**
  * A store as JMX shows it, the same in every container: one read-only attribute per
- * {@link StoreCounter}, the settings in force, {@code healthy} (the store's {@link SessionStore#checkHealth()},
- * also as the {@code checkHealth()} operation that returns why not), and the {@code revokeAll(user)} operation. Registered
+ * {@link StoreCounter}, the settings in force, and the operations {@code revokeAll(user)} and {@code checkHealth()}
+ * (the store's {@link SessionStore#checkHealth()}: "healthy (12 ms)" or "unhealthy: why"). Health is an operation,
+ * not an attribute, because it asks HBase: tools that read every attribute (consoles, exporters, the test web
+ * application's counters page) must not wait up to {@code operationTimeoutMillis} for it while HBase is down. Registered
  * as {@code io.hbasesessions:type=SessionStore,container=...,context=...}.
  */
 public final class StoreMBean implements DynamicMBean {
@@ -29,7 +31,6 @@ public final class StoreMBean implements DynamicMBean {
     private static final String SETTINGS = "settings";
     private static final String KEY_SCOPE = "keyScope";
     private static final String REVOKE_ALL = "revokeAll";
-    private static final String HEALTHY = "healthy";
     private static final String CHECK_HEALTH = "checkHealth";
 
     private final SessionStore store;
@@ -98,9 +99,6 @@ public final class StoreMBean implements DynamicMBean {
         if (attribute.equals(KEY_SCOPE)) {
             return store.keyScope();
         }
-        if (attribute.equals(HEALTHY)) {
-            return store.checkHealth().healthy();
-        }
         StoreCounters counters = store.counters();
         for (StoreCounter counter : StoreCounter.values()) {
             if (counter.counterName().equals(attribute)) {
@@ -150,9 +148,6 @@ public final class StoreMBean implements DynamicMBean {
         attributes.add(new MBeanAttributeInfo(KEY_SCOPE, String.class.getName(), "The key scope", true, false, false));
         attributes.add(new MBeanAttributeInfo(SETTINGS, String.class.getName(), "The settings in force", true, false,
                 false));
-        attributes.add(new MBeanAttributeInfo(HEALTHY, boolean.class.getName(), "HBase answers within "
-                + "operationTimeoutMillis and the tables have the schema the store needs (asks HBase on every read)",
-                true, false, false));
         for (StoreCounter counter : StoreCounter.values()) {
             attributes.add(new MBeanAttributeInfo(counter.counterName(), long.class.getName(), counter.description(),
                     true, false, false));

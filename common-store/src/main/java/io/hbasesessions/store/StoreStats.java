@@ -24,13 +24,14 @@ public record StoreStats(String table, long rowCountLimitPerRegion, List<Region>
     /**
      * @param startKeyHex the region's first row key in hex ({@code ""} for the first region)
      * @param rows session rows, ended sessions HBase has not dropped yet included; at most the count limit
-     * @param storeFileBytes bytes on disk, from the region server's metrics (data still in the memstore not included)
+     * @param storeFileMiB on disk, from the region server's metrics, which count whole MiB (data still in the
+     *     memstore not included)
      */
     public record Region(String name, String startKeyHex, String server, long rows, boolean rowsAtLimit,
-            long storeFileBytes, int storeFiles, long memStoreBytes) {
+            double storeFileMiB, int storeFiles, double memStoreMiB) {
     }
 
-    public record ServerTotals(long regions, long rows, long storeFileBytes, long storeFiles) {
+    public record ServerTotals(long regions, long rows, double storeFileMiB, long storeFiles) {
     }
 
     /**
