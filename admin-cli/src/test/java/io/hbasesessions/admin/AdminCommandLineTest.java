@@ -18,18 +18,23 @@ import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoredSession;
 import io.hbasesessions.store.TestStores;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -99,6 +104,11 @@ class AdminCommandLineTest {
         Run invalid = run("", "verify", "--zookeeper-quorum", "127.0.0.1:1", "--regions", "999");
         assertEquals(2, invalid.exitCode());
         assertTrue(invalid.err().contains("regions='999' is not valid: must be between 1 and 256"), invalid.err());
+        Run asJson = run("", "verify", "--zookeeper-quorum", "127.0.0.1:1", "--regions", "0", "--json");
+        assertEquals(2, asJson.exitCode());
+        assertTrue(asJson.out().startsWith("{\"error\":\"Invalid hbase-sessions configuration") || asJson.out()
+                .startsWith("{\"error\":\"Setting regions='0' is not valid"), asJson.out());
+        assertTrue(asJson.out().strip().endsWith(",\"exitCode\":2}"), asJson.out());
         Run none = run("", "health");
         assertEquals(2, none.exitCode());
         assertTrue(none.err().contains("set zookeeperQuorum"), none.err());
@@ -122,8 +132,9 @@ class AdminCommandLineTest {
         assertEquals(0, created.exitCode(), created.err());
         assertTrue(created.out().contains("\"created\":[\"" + namespace.table("created") + "\",\""
                 + namespace.table("created_idx") + "\"]"), created.out());
-        assertEquals(4, hbase.admin().getRegions(org.apache.hadoop.hbase.TableName.valueOf(namespace.table("created")))
-                .size());
+        try (Admin admin = hbase.admin()) {
+            assertEquals(4, admin.getRegions(TableName.valueOf(namespace.table("created"))).size());
+        }
 
         Run verified = runOnHBase("", with(tables, "verify", "--json"));
         assertEquals(0, verified.exitCode(), verified.out());
@@ -162,7 +173,7 @@ class AdminCommandLineTest {
                 byFile.out());
 
         Run byHash = runOnHBase("", "inspect", "--key-hash", ForgedRows.rowKeyHex("/shop", id));
-        assertEquals(byStdin.out(), byHash.out().replace("\n", "\n"));
+        assertEquals(byStdin.out(), byHash.out(), "the same row, by its key");
         assertEquals(0, byHash.exitCode());
     }
 
@@ -195,13 +206,21 @@ class AdminCommandLineTest {
     }
 
     @Test
-    void inspectOfACorruptOrHostileRowIsAClearAnswerNotACrash() {
+    void inspectOfACorruptForgedOrHostileRowIsAClearAnswerNotACrash() throws Exception {
         String corrupt = TestStores.newId();
         ForgedRows.garbageState(hbase, settings.get(Setting.TABLE), "/shop", corrupt);
         Run garbage = runOnHBase(corrupt + "\n", "inspect", "--key-scope", "/shop");
         assertEquals(5, garbage.exitCode(), garbage.out() + garbage.err());
         assertTrue(garbage.out().contains("unreadable: "), garbage.out());
         assertFalse(garbage.out().contains("\u0000") || garbage.out().contains("DROP TABLE\n"), garbage.out());
+
+        // A session written without the nodes' key is forged under stateProtection: refused before any decoding.
+        String unsealed = TestStores.newId();
+        ForgedRows.sessionWithAHostileAttribute(hbase, settings.get(Setting.TABLE), "/shop", unsealed);
+        Run forged = runOnHBase(unsealed + "\n", "inspect", "--key-scope", "/shop", "--state-protection", "hmac",
+                "--state-key-file", keyFile().toString(), "--json");
+        assertEquals(5, forged.exitCode(), forged.out() + forged.err());
+        assertTrue(forged.out().contains("\"unreadable\":\"state cell "), forged.out());
 
         String hostile = TestStores.newId();
         ForgedRows.sessionWithAHostileAttribute(hbase, settings.get(Setting.TABLE), "/shop", hostile);
@@ -309,6 +328,12 @@ class AdminCommandLineTest {
         assertTrue(down.out().contains("\"healthy\":false") && down.out().contains("HBase did not finish connecting"),
                 down.out());
         assertTrue(down.millis() < 1_000 + 2_000, down.millis() + " ms");
+    }
+
+    private static Path keyFile() throws IOException {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return Files.writeString(work.resolve("state.keys"), Base64.getEncoder().encodeToString(key) + "\n");
     }
 
     private static StoredSession login(String user) {
