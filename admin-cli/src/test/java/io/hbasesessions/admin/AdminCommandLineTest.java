@@ -285,7 +285,7 @@ class AdminCommandLineTest {
     }
 
     @Test
-    void statsCountsRowsPerRegionAndServerAndSaysItsHistogramsAreASample() {
+    void statsCountsRowsPerRegionAndServerAndSaysItsHistogramsAreASample() throws Exception {
         for (int i = 0; i < 5; i++) {
             TestStores.create(store, Instant.now(), HALF_AN_HOUR, Map.of("n", i));
         }
@@ -295,8 +295,13 @@ class AdminCommandLineTest {
         assertTrue(stats.out().matches("(?s).*note: a sample of [1-4] rows \\(4 asked for\\), the first rows of "
                 + "every region.*"), stats.out());
         assertTrue(stats.out().contains("< 1 min: "), stats.out());
+        try (Admin admin = hbase.admin()) {
+            admin.flush(TableName.valueOf(settings.get(Setting.TABLE)));
+        }
         Run json = runOnHBase("", "stats", "--json");
         assertEquals(0, json.exitCode(), json.err());
+        assertTrue(json.out().matches("(?s).*\"servers\":\\[\\{[^}]*\"storeFiles\":[1-9].*"),
+                "the flushed rows are in store files: " + json.out());
         assertEquals(2, json.out().split("\"region\":", -1).length - 1, "2 regions: " + json.out());
         assertTrue(json.out().contains("\"servers\":[{\"server\":\"127.0.0.1:"), json.out());
     }

@@ -173,9 +173,15 @@ final class SessionTables {
         }
     }
 
+    /**
+     * Only a start with {@code createTable=false} stops at a missing table; a health check of a store that would
+     * create it (a node with {@code createTable=true} whose table was dropped since) says so instead.
+     */
     private String missing(TableName name) {
-        return "Table '" + name + "' does not exist and createTable=false. Create it in the HBase shell with\n  "
-                + createCommand(settings, name) + "\nor set createTable=true.";
+        boolean created = settings.get(Setting.CREATE_TABLE);
+        return "Table '" + name + "' does not exist" + (created ? "" : " and createTable=false")
+                + ". Create it in the HBase shell with\n  " + createCommand(settings, name)
+                + (created ? "\nor restart a node (createTable=true creates it)." : "\nor set createTable=true.");
     }
 
     private void create(TableName name) {
