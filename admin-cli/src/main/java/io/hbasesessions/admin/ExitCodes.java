@@ -28,6 +28,13 @@ final class ExitCodes {
     private ExitCodes() {
     }
 
+    /** README's table of exit codes, which {@code ReadmeTest} holds to these lines. */
+    static String markdownTable() {
+        StringBuilder table = new StringBuilder("| Code | Meaning |\n|---|---|\n");
+        list().forEach((code, meaning) -> table.append("| ").append(code).append(" | ").append(meaning).append(" |\n"));
+        return table.toString();
+    }
+
     /** For picocli's exit code list: code to description. */
     static Map<String, String> list() {
         Map<String, String> list = new LinkedHashMap<>();
