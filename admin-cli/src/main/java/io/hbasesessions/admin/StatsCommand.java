@@ -30,7 +30,9 @@ final class StatsCommand extends StoreCommand {
         try (StoreAdministration admin = SessionStores.administer(settings)) {
             StoreStats stats = admin.stats(sample, countLimit);
             StoreStats.Sample sampled = stats.sample();
-            return answer(Report.of("table", stats.table(),
+            long rows = stats.regions().stream().mapToLong(StoreStats.Region::rows).sum();
+            boolean atLeast = stats.regions().stream().anyMatch(StoreStats.Region::rowsAtLimit);
+            return answer(Report.of("table", stats.table(), "rows", rows, "rowsAreALowerBound", atLeast,
                     "rowsCountedUpToPerRegion", stats.rowCountLimitPerRegion(),
                     "regions", stats.regions().stream().map(region -> Report.of("region", region.name(),
                             "startKey", region.startKeyHex(), "server", region.server(), "rows", region.rows(),

@@ -296,6 +296,9 @@ class AdminCommandLineTest {
         assertTrue(stats.out().matches("(?s).*note: a sample of [1-4] rows \\(4 asked for\\), the first rows of "
                 + "every region.*"), stats.out());
         assertTrue(stats.out().contains("< 1 min: "), stats.out());
+        assertTrue(stats.out().contains("rowsAreALowerBound: false"), stats.out());
+        Run capped = runOnHBase("", "stats", "--count-limit", "1", "--json");
+        assertTrue(capped.out().contains("\"rowsAreALowerBound\":true"), capped.out());
         try (Admin admin = hbase.admin()) {
             admin.flush(TableName.valueOf(settings.get(Setting.TABLE)));
         }
