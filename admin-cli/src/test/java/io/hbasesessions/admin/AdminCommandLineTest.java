@@ -316,6 +316,14 @@ class AdminCommandLineTest {
         assertEquals(0, healthy.exitCode(), healthy.out());
         assertTrue(healthy.out().startsWith("{\"healthy\":true,"), healthy.out());
 
+        Path site = Files.writeString(work.resolve("hbase-site.xml"), "<configuration>"
+                + "<property><name>hbase.zookeeper.quorum</name><value>" + server.zookeeperQuorum() + "</value></property>"
+                + "<property><name>hbase.zookeeper.property.clientPort</name><value>" + server.zookeeperPort()
+                + "</value></property></configuration>");
+        Run bySite = run("", "health", "--hbase-site", site.toString(), "--table", settings.get(Setting.TABLE),
+                "--index-table", settings.get(Setting.INDEX_TABLE));
+        assertEquals(0, bySite.exitCode(), "the client settings of an hbase-site.xml: " + bySite.out() + bySite.err());
+
         Run noTables = runOnHBase("", "health", "--table", namespace.table("never_created"));
         assertEquals(1, noTables.exitCode(), noTables.out());
         assertTrue(noTables.out().contains("does not exist"), noTables.out());
