@@ -169,6 +169,11 @@ final class HBaseSessionRows implements SessionRows {
      *     ({@link ForgedStateException} if they fail {@code stateProtection})
      */
     private Optional<SessionRow> parse(SessionKey key, Result result) {
+        return parse(seal, key, result);
+    }
+
+    /** As the store reads a row: for every reader of session rows (the store, {@code hbase-sessions stats}). */
+    static Optional<SessionRow> parse(StateSeal seal, SessionKey key, Result result) {
         byte[] state = result.getValue(FAMILY, STATE);
         if (state == null) {
             return Optional.empty();

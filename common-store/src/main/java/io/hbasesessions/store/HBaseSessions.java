@@ -48,8 +48,10 @@ final class HBaseSessions {
                     ? Optional.of(new HBaseExpiryIndex(tableView.apply(table(hbase, settings.get(Setting.EXPIRY_TABLE),
                             settings)), calls, settings.get(Setting.KEY_SCOPE)))
                     : Optional.empty();
+            // Its own counters: a failed health check is no failed request.
+            HBaseCalls healthCalls = new HBaseCalls(new LiveCounters());
             return new SessionProtocol(settings, webapp, clock, counters, seal, rows, index, expiryIndex,
-                    connection::close);
+                    () -> SessionTables.checkHealth(hbase, healthCalls, settings), connection::close);
         } catch (RuntimeException e) {
             connection.close();
             throw e;

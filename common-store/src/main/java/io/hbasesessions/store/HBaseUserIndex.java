@@ -1,8 +1,10 @@
 package io.hbasesessions.store;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -61,6 +63,36 @@ final class HBaseUserIndex implements UserIndex {
     public void removeAll(List<Entry> entries, Deadline deadline) {
         calls.await(table.deleteAll(entries.stream().map(this::entryDelete).toList()), deadline, null,
                 "deleting " + entries.size() + " user index entries");
+    }
+
+    @Override
+    public Page page(Optional<byte[]> after, int rows, Instant writtenBefore, Deadline deadline) {
+        Scan scan = new Scan().addFamily(HBaseSessionRows.FAMILY).setLimit(rows);
+        try {
+            scan.setTimeRange(0, writtenBefore.toEpochMilli());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("Not a time range: before " + writtenBefore, e);
+        }
+        after.ifPresent(start -> scan.withStartRow(start, false));
+        List<Result> results = calls.await(table.scanAll(scan), deadline, null, "scanning the user index");
+        List<Entry> entries = new ArrayList<>();
+        long unparseable = 0;
+        for (Result row : results) {
+            Optional<String> user = userOf(row.getRow()).filter(name -> saltMatches(row.getRow(), name));
+            if (user.isEmpty()) {
+                unparseable++;
+            } else {
+                entriesOf(row, user.get()).forEach(entries::add);
+            }
+        }
+        Optional<byte[]> next = results.size() < rows ? Optional.empty()
+                : Optional.of(results.get(results.size() - 1).getRow());
+        return new Page(entries, unparseable, next);
+    }
+
+    private static boolean saltMatches(byte[] key, String user) {
+        byte[] salt = SessionKey.sha256(user.getBytes(StandardCharsets.UTF_8));
+        return Bytes.equals(key, 0, SALT_BYTES, salt, 0, SALT_BYTES);
     }
 
     private Delete entryDelete(Entry entry) {

@@ -1,6 +1,7 @@
 package io.hbasesessions.store;
 
 import java.lang.System.Logger.Level;
+import java.lang.reflect.Array;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -39,12 +41,17 @@ final class SessionProtocol implements SessionStore {
     private final SavePlan.Durabilities durabilities;
     private final Duration leaseTimeout;
     private final Optional<ExpirySweeper> sweeper;
+    private final Supplier<StoreHealth> health;
     private final Runnable onClose;
     private final LiveLatencies latencies = new LiveLatencies();
 
-    /** @param expiryIndex the expiry index when {@code expiryEvents} is on, else empty */
+    /**
+     * @param expiryIndex the expiry index when {@code expiryEvents} is on, else empty
+     * @param health the health check of this store's tables
+     */
     SessionProtocol(StoreSettings settings, Webapp webapp, Clock clock, LiveCounters counters, StateSeal seal,
-            SessionRows rows, UserIndex index, Optional<ExpiryIndex> expiryIndex, Runnable onClose) {
+            SessionRows rows, UserIndex index, Optional<ExpiryIndex> expiryIndex, Supplier<StoreHealth> health,
+            Runnable onClose) {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
         this.webapp = webapp;
@@ -68,6 +75,7 @@ final class SessionProtocol implements SessionStore {
         this.sweeper = expiryIndex.map(expiryRows -> new ExpirySweeper(new ExpirySweeper.Collaborators(expiryRows,
                 tracking, rows, index, expiry, clock, counters, this::newDeadline), keyScope, leaseTimeout,
                 (sessionId, key, row) -> loaded(sessionId, key, row, null)));
+        this.health = health;
         this.onClose = onClose;
     }
 
@@ -384,7 +392,11 @@ final class SessionProtocol implements SessionStore {
     }
 
     private List<OwnedSession> sessionsOf(String user, Deadline deadline) {
-        List<UserIndex.Entry> entries = user == null || user.isEmpty() ? List.of() : with.index().entries(user, deadline);
+        return owned(user == null || user.isEmpty() ? List.of() : with.index().entries(user, deadline), deadline);
+    }
+
+    /** The entries whose session row still exists and still belongs to the entry's user, with the row. */
+    private List<OwnedSession> owned(List<UserIndex.Entry> entries, Deadline deadline) {
         if (entries.isEmpty()) {
             return List.of();
         }
@@ -393,10 +405,113 @@ final class SessionProtocol implements SessionStore {
         List<OwnedSession> owned = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
             UserIndex.Entry entry = entries.get(i);
-            rows.get(i).filter(row -> row.state().indexedUser().filter(user::equals).isPresent())
+            rows.get(i).filter(row -> row.state().indexedUser().filter(entry.user()::equals).isPresent())
                     .ifPresent(row -> owned.add(new OwnedSession(entry, row)));
         }
         return owned;
+    }
+
+    /**
+     * The session in row {@code key} as it is stored, ended or not, read from the primary; every attribute
+     * decoded with this store's codecs (its deny list, class filter and bounds), each failure only that
+     * attribute's. For {@link StoreAdministration#inspect}.
+     */
+    SessionInspection inspect(SessionKey key, boolean withValues) {
+        Optional<SessionRow> row;
+        try {
+            row = with.rows().read(key, newDeadline());
+        } catch (CorruptSessionDataException e) {
+            return SessionInspection.unreadable(key.hex(), printable(e.getMessage()));
+        }
+        if (row.isEmpty()) {
+            return SessionInspection.missing(key.hex());
+        }
+        StoredState state = row.get().state();
+        SessionInspection.Metadata metadata = new SessionInspection.Metadata(row.get().version(), state.codec(),
+                state.creationTime(), state.lastAccessTime(), state.maxInactiveInterval(),
+                with.expiry().isOverAt(state, now()), with.expiry().endOf(state),
+                state.login().map(SessionPrincipal::name), state.indexedUser(), state.toBytes().length);
+        SessionCodec codec = codecs.get(state.codec());
+        List<SessionInspection.Attribute> attributes = new ArrayList<>();
+        new TreeMap<>(state.attributeBytes()).forEach((name, bytes) ->
+                attributes.add(inspectAttribute(codec, name, bytes, withValues)));
+        return new SessionInspection(key.hex(), true, Optional.empty(), Optional.of(metadata), attributes);
+    }
+
+    private static SessionInspection.Attribute inspectAttribute(SessionCodec codec, String name, byte[] bytes,
+            boolean withValues) {
+        Object value;
+        try {
+            value = codec.decode(bytes);
+        } catch (CodecException e) {
+            return new SessionInspection.Attribute(name, bytes.length, Optional.empty(),
+                    Optional.of(printable(e.getMessage())), Optional.empty());
+        }
+        String valueClass = value == null ? "null" : value.getClass().getTypeName();
+        return new SessionInspection.Attribute(name, bytes.length, Optional.of(valueClass), Optional.empty(),
+                withValues ? Optional.of(shown(value)) : Optional.empty());
+    }
+
+    /** A value's text for an operator's terminal: its own {@code toString()} may fail or print anything. */
+    private static String shown(Object value) {
+        if (value != null && value.getClass().isArray()) {
+            return value.getClass().getComponentType().getTypeName() + "[" + Array.getLength(value) + "]";
+        }
+        String text;
+        try {
+            text = String.valueOf(value);
+        } catch (RuntimeException | StackOverflowError e) {
+            text = "(toString() failed: " + e + ")";
+        }
+        text = printable(text);
+        int max = SessionInspection.Attribute.MAX_VALUE_CHARS;
+        return text.length() <= max ? text : text.substring(0, max) + "... (" + text.length() + " characters)";
+    }
+
+    /** Text read from stored bytes, for a terminal or a log: no control characters of theirs get through. */
+    private static String printable(String text) {
+        return text == null ? "" : text.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    /**
+     * Removes the user index entries, written at least {@code minEntryAgeSeconds} ago, whose session is gone:
+     * no row, an unreadable one, an ended session, or one now indexed under another user. None of them can
+     * be revoked or found by user any more. A younger entry may belong to a login that has written its entry
+     * but not yet its session (within one operation), so the age must be at least the operation timeout.
+     * The age is measured on the cells' timestamps, which the region servers' clocks give.
+     */
+    IndexSweep sweepIndex(long minEntryAgeSeconds, int pageRows) {
+        long operationSeconds = Duration.ofMillis(settings.get(Setting.OPERATION_TIMEOUT_MILLIS)).toSeconds() + 1;
+        if (minEntryAgeSeconds < operationSeconds) {
+            throw new IllegalArgumentException("The minimum entry age must be at least " + operationSeconds
+                    + " s (operationTimeoutMillis, rounded up): a younger entry may be a login still being written");
+        }
+        Instant writtenBefore = Instant.now().minusSeconds(minEntryAgeSeconds);
+        long scanned = 0;
+        long removed = 0;
+        long unparseable = 0;
+        Optional<byte[]> after = Optional.empty();
+        do {
+            Deadline deadline = newDeadline();
+            UserIndex.Page page = with.index().page(after, pageRows, writtenBefore, deadline);
+            List<UserIndex.Entry> gone = goneAmong(page.entries(), deadline);
+            if (!gone.isEmpty()) {
+                with.index().removeAll(gone, deadline);
+            }
+            scanned += page.entries().size();
+            removed += gone.size();
+            unparseable += page.unparseableRows();
+            after = page.resumeAfter();
+        } while (after.isPresent());
+        return new IndexSweep(scanned, removed, scanned - removed, unparseable, minEntryAgeSeconds);
+    }
+
+    private List<UserIndex.Entry> goneAmong(List<UserIndex.Entry> entries, Deadline deadline) {
+        Instant now = now();
+        Set<UserIndex.Entry> live = new HashSet<>();
+        owned(entries, deadline).stream().filter(session -> !with.expiry().isOverAt(session.row().state(), now))
+                .forEach(session -> live.add(session.entry()));
+        return entries.stream().filter(entry -> !live.contains(entry)).toList();
     }
 
     @Override
@@ -408,6 +523,11 @@ final class SessionProtocol implements SessionStore {
         List<StoredSession> ended = sweeper.get().sweep();
         latencies.record(StoreOperation.EXPIRY_SWEEP, started);
         return ended;
+    }
+
+    @Override
+    public StoreHealth checkHealth() {
+        return health.get();
     }
 
     @Override

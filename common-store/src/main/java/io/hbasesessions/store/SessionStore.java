@@ -92,6 +92,12 @@ public interface SessionStore extends AutoCloseable {
      */
     List<StoredSession> sweepExpired();
 
+    /**
+     * Whether HBase answers within {@code operationTimeoutMillis} and every table has the schema this store
+     * needs; never throws. The check of {@code hbase-sessions health} and of the MBean's {@code checkHealth}.
+     */
+    StoreHealth checkHealth();
+
     /** A snapshot of what this store has done since it was opened. */
     StoreCounters counters();
 

@@ -1,6 +1,7 @@
 package io.hbasesessions.store;
 
 import java.time.Clock;
+import java.util.List;
 
 /** Opens session stores. The only way adapters obtain one; the implementation stays package-private. */
 public final class SessionStores {
@@ -27,5 +28,28 @@ public final class SessionStores {
         SessionStore store = HBaseSessions.open(settings, webapp, clock, table -> table);
         OpenStores.opened(store, webapp.container());
         return store;
+    }
+
+    /**
+     * Connects for an operator's work on the tables ({@code hbase-sessions}); nothing is created or checked
+     * until asked. Sessions are read and written through a store with {@code createTable=false}.
+     *
+     * @throws StoreUnavailableException if HBase cannot be reached within the start-up timeout
+     */
+    public static StoreAdministration administer(StoreSettings settings) {
+        return new HBaseStoreAdministration(settings);
+    }
+
+    /** The tables a store with {@code settings} creates, with split points and shell command; asks HBase nothing. */
+    public static List<TablePlan> tablePlans(StoreSettings settings) {
+        return SessionTables.plans(settings);
+    }
+
+    /**
+     * Connects and checks the schema within {@code operationTimeoutMillis}, whatever HBase does; never throws.
+     * As {@link SessionStore#checkHealth()} on an open store.
+     */
+    public static StoreHealth checkHealth(StoreSettings settings) {
+        return SessionTables.checkHealth(settings);
     }
 }

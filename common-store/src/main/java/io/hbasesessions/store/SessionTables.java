@@ -51,8 +51,13 @@ final class SessionTables {
     private final StoreSettings settings;
     private final Deadline deadline;
 
+    /** With the start-up budget: at least a minute, as creating pre-split tables may need. */
     SessionTables(AsyncConnection connection, HBaseCalls calls, StoreSettings settings) {
-        long budgetMillis = settings.startUpTimeoutMillis();
+        this(connection, calls, settings, settings.startUpTimeoutMillis());
+    }
+
+    /** @param budgetMillis bound on every step of this instance together (a health check passes a request's) */
+    SessionTables(AsyncConnection connection, HBaseCalls calls, StoreSettings settings, long budgetMillis) {
         this.admin = connection.getAdminBuilder().setOperationTimeout(budgetMillis, TimeUnit.MILLISECONDS).build();
         this.calls = calls;
         this.settings = settings;
@@ -62,16 +67,95 @@ final class SessionTables {
     /** @throws StoreConfigurationException listing every table that is missing or differs, and how to fix it */
     void prepare() {
         List<String> problems = new ArrayList<>();
-        List<String> tables = new ArrayList<>(List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE)));
-        if (settings.get(Setting.EXPIRY_EVENTS)) {
-            tables.add(settings.get(Setting.EXPIRY_TABLE));
-        }
-        for (String table : tables) {
-            prepare(TableName.valueOf(table), problems);
+        for (TableName table : tableNames(settings)) {
+            prepare(table, problems);
         }
         if (!problems.isEmpty()) {
             throw new StoreConfigurationException(String.join("\n", problems));
         }
+    }
+
+    /**
+     * What {@link #prepare} with {@code createTable=false} would refuse to start with, in the same words:
+     * every table that is missing or differs, with the command that fixes it; empty when the schema is right.
+     */
+    List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        for (TableName table : tableNames(settings)) {
+            if (await(admin.tableExists(table), "checking whether table " + table + " exists")) {
+                checkSchema(table, problems);
+            } else {
+                problems.add(missing(table));
+            }
+        }
+        return problems;
+    }
+
+    /**
+     * Connects (or shares the open connection) and checks the schema, all within {@code operationTimeoutMillis}:
+     * for a health check that must answer in a request's time even when HBase does not.
+     */
+    static StoreHealth checkHealth(StoreSettings settings) {
+        long startNanos = System.nanoTime();
+        HBaseCalls calls = new HBaseCalls(new LiveCounters());
+        long budgetMillis = settings.get(Setting.OPERATION_TIMEOUT_MILLIS);
+        try (SharedConnections.Lease lease = SharedConnections.acquire(settings, calls, budgetMillis)) {
+            long leftMillis = Math.max(1, budgetMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+            return checkHealth(lease.connection(), calls, settings, leftMillis, startNanos);
+        } catch (StoreUnavailableException e) {
+            return new StoreHealth(false, millisSince(startNanos), List.of(e.getMessage()));
+        }
+    }
+
+    /** As {@link #checkHealth(StoreSettings)}, on an open connection. */
+    static StoreHealth checkHealth(AsyncConnection connection, HBaseCalls calls, StoreSettings settings) {
+        long startNanos = System.nanoTime();
+        return checkHealth(connection, calls, settings, settings.get(Setting.OPERATION_TIMEOUT_MILLIS), startNanos);
+    }
+
+    private static StoreHealth checkHealth(AsyncConnection connection, HBaseCalls calls, StoreSettings settings,
+            long budgetMillis, long startNanos) {
+        try {
+            List<String> problems = new SessionTables(connection, calls, settings, budgetMillis).problems();
+            return new StoreHealth(problems.isEmpty(), millisSince(startNanos), problems);
+        } catch (StoreUnavailableException e) {
+            return new StoreHealth(false, millisSince(startNanos), List.of(e.getMessage()));
+        }
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    /** Creates the tables that are missing, as a start with {@code createTable=true} does; returns their names. */
+    List<String> createMissing() {
+        List<String> created = new ArrayList<>();
+        for (TableName table : tableNames(settings)) {
+            if (!await(admin.tableExists(table), "checking whether table " + table + " exists")) {
+                create(table);
+                created.add(table.getNameAsString());
+            }
+        }
+        return created;
+    }
+
+    /** The tables as {@link #createMissing} would create them; asks HBase nothing. */
+    static List<TablePlan> plans(StoreSettings settings) {
+        return tableNames(settings).stream().map(table -> new TablePlan(table.getNameAsString(),
+                descriptor(settings, table).toString(), splitKeysHex(settings.get(Setting.REGIONS)),
+                createCommand(settings, table))).toList();
+    }
+
+    private static List<TableName> tableNames(StoreSettings settings) {
+        List<String> tables = new ArrayList<>(List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE)));
+        if (settings.get(Setting.EXPIRY_EVENTS)) {
+            tables.add(settings.get(Setting.EXPIRY_TABLE));
+        }
+        return tables.stream().map(TableName::valueOf).toList();
+    }
+
+    private static List<String> splitKeysHex(int regions) {
+        return Arrays.stream(splitKeys(regions)).map(key -> String.format(Locale.ROOT, "%02x", key[0] & 0xFF)).toList();
     }
 
     /** Split points: {@code regions} equal ranges of the first key byte. */
@@ -85,15 +169,24 @@ final class SessionTables {
         } else if (settings.get(Setting.CREATE_TABLE)) {
             create(name);
         } else {
-            problems.add("Table '" + name + "' does not exist and createTable=false. Create it in the HBase shell with\n  "
-                    + createCommand(name) + "\nor set createTable=true.");
+            problems.add(missing(name));
         }
+    }
+
+    /**
+     * Only a start with {@code createTable=false} stops at a missing table; a health check of a store that would
+     * create it (a node with {@code createTable=true} whose table was dropped since) says so instead.
+     */
+    private String missing(TableName name) {
+        boolean created = settings.get(Setting.CREATE_TABLE);
+        return "Table '" + name + "' does not exist" + (created ? "" : " and createTable=false")
+                + ". Create it in the HBase shell with\n  " + createCommand(settings, name)
+                + (created ? "\nor restart a node (createTable=true creates it)." : "\nor set createTable=true.");
     }
 
     private void create(TableName name) {
         createNamespaceIfMissing(name.getNamespaceAsString());
-        TableDescriptor descriptor = TableDescriptorBuilder.newBuilder(name).setColumnFamily(family())
-                .setRegionReplication(regionReplication(name)).build();
+        TableDescriptor descriptor = descriptor(settings, name);
         // Another node starting at the same moment may create it first; its schema is then checked like any other.
         byte[][] splitKeys = splitKeys(settings.get(Setting.REGIONS));
         CompletableFuture<Void> creation = (splitKeys.length == 0 ? admin.createTable(descriptor)
@@ -104,6 +197,11 @@ final class SessionTables {
         if (!raced.isEmpty()) {
             throw new StoreConfigurationException(String.join("\n", raced));
         }
+    }
+
+    private static TableDescriptor descriptor(StoreSettings settings, TableName name) {
+        return TableDescriptorBuilder.newBuilder(name).setColumnFamily(family(settings))
+                .setRegionReplication(regionReplication(settings, name)).build();
     }
 
     private void createNamespaceIfMissing(String namespace) {
@@ -121,9 +219,9 @@ final class SessionTables {
         if (!differences.isEmpty()) {
             problems.add("Table '" + name + "' does not have the schema hbase-sessions needs: "
                     + String.join("; ", differences) + ". Fix it in the HBase shell with\n  alter '" + name + "', "
-                    + familySpec());
+                    + familySpec(settings));
         }
-        if (isSessionsTable(name)) {
+        if (isSessionsTable(settings, name)) {
             checkReplication(name, table.getRegionReplication(), problems);
         }
     }
@@ -134,7 +232,7 @@ final class SessionTables {
      * {@code timelineReads} would have no secondary to read from.
      */
     private void checkReplication(TableName name, int actual, List<String> problems) {
-        int wanted = regionReplication(name);
+        int wanted = regionReplication(settings, name);
         if (actual == wanted) {
             return;
         }
@@ -150,12 +248,12 @@ final class SessionTables {
         }
     }
 
-    private boolean isSessionsTable(TableName name) {
+    private static boolean isSessionsTable(StoreSettings settings, TableName name) {
         return name.equals(TableName.valueOf(settings.get(Setting.TABLE)));
     }
 
-    private int regionReplication(TableName name) {
-        return isSessionsTable(name) ? settings.get(Setting.REGION_REPLICAS) : 1;
+    private static int regionReplication(StoreSettings settings, TableName name) {
+        return isSessionsTable(settings, name) ? settings.get(Setting.REGION_REPLICAS) : 1;
     }
 
     private List<String> differences(ColumnFamilyDescriptor actual) {
@@ -174,7 +272,7 @@ final class SessionTables {
         }
     }
 
-    private ColumnFamilyDescriptor family() {
+    private static ColumnFamilyDescriptor family(StoreSettings settings) {
         return ColumnFamilyDescriptorBuilder.newBuilder(HBaseSessionRows.FAMILY)
                 .setMaxVersions(VERSIONS)
                 .setBloomFilterType(BLOOM)
@@ -184,21 +282,23 @@ final class SessionTables {
                 .build();
     }
 
-    private String familySpec() {
+    private static String familySpec(StoreSettings settings) {
         return String.format(Locale.ROOT, "{NAME => 's', VERSIONS => %d, BLOOMFILTER => '%s', "
                 + "DATA_BLOCK_ENCODING => '%s', TTL => %d, NEW_VERSION_BEHAVIOR => '%s'}", VERSIONS, BLOOM, ENCODING,
                 settings.get(Setting.MAX_LIFETIME_SECONDS), NEW_VERSION_BEHAVIOR);
     }
 
-    private String createCommand(TableName name) {
+    private static String createCommand(StoreSettings settings, TableName name) {
         String splits = Arrays.stream(splitKeys(settings.get(Setting.REGIONS)))
                 .map(key -> String.format(Locale.ROOT, "\"\\x%02X\"", key[0] & 0xFF))
                 .collect(Collectors.joining(", ", "[", "]"));
         String namespace = name.getNamespaceAsString();
         String createNamespace = NamespaceDescriptor.DEFAULT_NAMESPACE_NAME_STR.equals(namespace)
                 ? "" : "create_namespace '" + namespace + "'  (if missing)\n  ";
-        String replicas = regionReplication(name) > 1 ? ", REGION_REPLICATION => " + regionReplication(name) : "";
-        return createNamespace + "create '" + name + "', " + familySpec() + ", {SPLITS => " + splits + replicas + "}";
+        int replication = regionReplication(settings, name);
+        String replicas = replication > 1 ? ", REGION_REPLICATION => " + replication : "";
+        return createNamespace + "create '" + name + "', " + familySpec(settings) + ", {SPLITS => " + splits + replicas
+                + "}";
     }
 
     private <T> T await(CompletableFuture<T> call, String what) {

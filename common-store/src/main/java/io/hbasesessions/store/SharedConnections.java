@@ -68,11 +68,16 @@ final class SharedConnections {
     }
 
     /** @throws StoreUnavailableException if a new connection cannot be set up within the start-up timeout */
-    static synchronized Lease acquire(StoreSettings settings, HBaseCalls calls) {
+    static Lease acquire(StoreSettings settings, HBaseCalls calls) {
+        return acquire(settings, calls, settings.startUpTimeoutMillis());
+    }
+
+    /** @throws StoreUnavailableException if a new connection cannot be set up within {@code connectBudgetMillis} */
+    static synchronized Lease acquire(StoreSettings settings, HBaseCalls calls, long connectBudgetMillis) {
         Key key = Key.of(settings);
         Shared shared = OPEN.get(key);
         if (shared == null) {
-            shared = new Shared(connect(settings, calls));
+            shared = new Shared(connect(settings, calls, connectBudgetMillis));
             OPEN.put(key, shared);
         }
         shared.users++;
@@ -87,7 +92,9 @@ final class SharedConnections {
         }
     }
 
-    private static AsyncConnection connect(StoreSettings settings, HBaseCalls calls) {
+    private static AsyncConnection connect(StoreSettings settings, HBaseCalls calls, long budgetMillis) {
+        // Started before the client is set up: its first use loads configuration and classes for half a second.
+        Deadline deadline = Deadline.afterMillis(budgetMillis);
         Thread thread = Thread.currentThread();
         ClassLoader caller = thread.getContextClassLoader();
         // The client's threads inherit this thread's context loader: keep a webapp's loader out of them.
@@ -99,7 +106,7 @@ final class SharedConnections {
             thread.setContextClassLoader(caller);
         }
         try {
-            return calls.await(connecting, Deadline.afterMillis(settings.startUpTimeoutMillis()), null,
+            return calls.await(connecting, deadline, null,
                     "connecting (" + settings.find(Setting.ZOOKEEPER_QUORUM).map(q -> "zookeeperQuorum=" + q)
                             .orElse("hbaseSite=" + settings.get(Setting.HBASE_SITE)) + ")");
         } catch (StoreUnavailableException e) {

@@ -19,8 +19,11 @@ import javax.management.ReflectionException;
 
 /**
  * A store as JMX shows it, the same in every container: one read-only attribute per
- * {@link StoreCounter} and per {@link StoreLatencies} statistic, the settings in force, and the
- * {@code revokeAll(user)} operation. Registered
+ * {@link StoreCounter} and per {@link StoreLatencies} statistic, the settings in force, and the operations
+ * {@code revokeAll(user)} and {@code checkHealth()} (the store's {@link SessionStore#checkHealth()}: "healthy (12 ms)"
+ * or "unhealthy: why"). Health is an operation, not an attribute, because it asks HBase: tools that read every
+ * attribute (consoles, exporters, the test web application's counters page) must not wait up to
+ * {@code operationTimeoutMillis} for it while HBase is down. Registered
  * as {@code io.hbasesessions:type=SessionStore,container=...,context=...}.
  */
 public final class StoreMBean implements DynamicMBean {
@@ -29,6 +32,7 @@ public final class StoreMBean implements DynamicMBean {
     private static final String SETTINGS = "settings";
     private static final String KEY_SCOPE = "keyScope";
     private static final String REVOKE_ALL = "revokeAll";
+    private static final String CHECK_HEALTH = "checkHealth";
 
     private final SessionStore store;
     private final String settings;
@@ -137,6 +141,9 @@ public final class StoreMBean implements DynamicMBean {
         if (REVOKE_ALL.equals(operation) && params != null && params.length == 1 && params[0] instanceof String user) {
             return store.revokeAll(user);
         }
+        if (CHECK_HEALTH.equals(operation) && (params == null || params.length == 0)) {
+            return store.checkHealth().toString();
+        }
         throw new ReflectionException(new NoSuchMethodException(operation));
     }
 
@@ -157,7 +164,11 @@ public final class StoreMBean implements DynamicMBean {
                 "Deletes every session of a user in every key scope (log out everywhere); returns how many",
                 new MBeanParameterInfo[] {new MBeanParameterInfo("user", String.class.getName(), "The user name")},
                 int.class.getName(), MBeanOperationInfo.ACTION);
+        MBeanOperationInfo checkHealth = new MBeanOperationInfo(CHECK_HEALTH, "Checks that HBase answers within "
+                + "operationTimeoutMillis and the tables have the schema the store needs; returns the outcome and why",
+                new MBeanParameterInfo[0], String.class.getName(), MBeanOperationInfo.INFO);
         return new MBeanInfo(StoreMBean.class.getName(), "HBase session store",
-                attributes.toArray(MBeanAttributeInfo[]::new), null, new MBeanOperationInfo[] {revokeAll}, null);
+                attributes.toArray(MBeanAttributeInfo[]::new), null, new MBeanOperationInfo[] {revokeAll, checkHealth},
+                null);
     }
 }

@@ -2,6 +2,7 @@ package io.hbasesessions.store;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Which sessions a user has, in every key scope: the {@code user_sessions} table as the store's rules
@@ -22,4 +23,17 @@ interface UserIndex {
     List<Entry> entries(String user, Deadline deadline);
 
     void removeAll(List<Entry> entries, Deadline deadline);
+
+    /**
+     * One page of the whole index, every user, in key order: for sweeping dangling entries.
+     *
+     * @param entries the entries of the page's rows whose cells were written before {@code writtenBefore}
+     * @param unparseableRows rows whose key is no entry this store wrote (left alone)
+     * @param resumeAfter the last row of a full page, to pass as {@code after} for the next; empty after the last page
+     */
+    record Page(List<Entry> entries, long unparseableRows, Optional<byte[]> resumeAfter) {
+    }
+
+    /** At most {@code rows} rows after the row {@code after} (from the start when empty). */
+    Page page(Optional<byte[]> after, int rows, Instant writtenBefore, Deadline deadline);
 }

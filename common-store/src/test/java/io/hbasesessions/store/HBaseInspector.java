@@ -10,6 +10,7 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Consistency;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -65,6 +66,14 @@ public final class HBaseInspector implements AutoCloseable {
     public void put(String table, Put put) {
         try (Table t = connection.getTable(TableName.valueOf(table))) {
             t.put(put);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void delete(String table, Delete delete) {
+        try (Table t = connection.getTable(TableName.valueOf(table))) {
+            t.delete(delete);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
