@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 
@@ -98,12 +99,38 @@ final class SessionTables {
         byte[][] splitKeys = splitKeys(settings.get(Setting.REGIONS));
         CompletableFuture<Void> creation = (splitKeys.length == 0 ? admin.createTable(descriptor)
                 : admin.createTable(descriptor, splitKeys)).exceptionally(e -> ignoreIf(TableExistsException.class, e));
-        await(creation, "creating table " + name);
+        try {
+            await(creation, "creating table " + name);
+        } catch (StoreUnavailableException e) {
+            throw compression() == TableCompression.NONE ? e : codecNotLoaded(name, e);
+        }
         List<String> raced = new ArrayList<>();
         checkSchema(name, raced);
         if (!raced.isEmpty()) {
             throw new StoreConfigurationException(String.join("\n", raced));
         }
+    }
+
+    /**
+     * The master test-loads a family's codec before it creates a table ({@code hbase.table.sanity.checks}, on by
+     * default) and refuses one it cannot load; with the check off the table is created and its regions fail to
+     * open on every region server that cannot load it, so the creation times out. Either way the fix is on the
+     * servers, or in this setting.
+     */
+    private StoreConfigurationException codecNotLoaded(TableName name, StoreUnavailableException failure) {
+        TableCompression codec = compression();
+        String setting = codec.codecSetting();
+        return new StoreConfigurationException("Table '" + name + "' could not be created with compression="
+                + codec.name().toLowerCase(Locale.ROOT) + " (" + failure.getMessage() + "). The HBase master and "
+                + "region servers must be able to load the " + codec + " codec: put a codec for it on their classpath, "
+                + "name its class in their hbase-site.xml as " + setting + " (for example from "
+                + "hbase-compression-aircompressor), restart them and check with  hbase "
+                + "org.apache.hadoop.hbase.util.CompressionTest file:///tmp/test " + codec.name().toLowerCase(Locale.ROOT)
+                + "  on each; or set compression=gz (pure Java) or compression=none.", failure);
+    }
+
+    private TableCompression compression() {
+        return settings.get(Setting.COMPRESSION);
     }
 
     private void createNamespaceIfMissing(String namespace) {
@@ -163,6 +190,7 @@ final class SessionTables {
         difference("VERSIONS", actual.getMaxVersions(), VERSIONS, differences);
         difference("BLOOMFILTER", actual.getBloomFilterType(), BLOOM, differences);
         difference("DATA_BLOCK_ENCODING", actual.getDataBlockEncoding(), ENCODING, differences);
+        difference("COMPRESSION", actual.getCompressionType().name(), compression().name(), differences);
         difference("TTL", (long) actual.getTimeToLive(), settings.get(Setting.MAX_LIFETIME_SECONDS), differences);
         difference("NEW_VERSION_BEHAVIOR", actual.isNewVersionBehavior(), NEW_VERSION_BEHAVIOR, differences);
         return differences;
@@ -179,6 +207,7 @@ final class SessionTables {
                 .setMaxVersions(VERSIONS)
                 .setBloomFilterType(BLOOM)
                 .setDataBlockEncoding(ENCODING)
+                .setCompressionType(Compression.Algorithm.valueOf(compression().name()))
                 .setTimeToLive((int) (long) settings.get(Setting.MAX_LIFETIME_SECONDS))
                 .setNewVersionBehavior(NEW_VERSION_BEHAVIOR)
                 .build();
@@ -186,8 +215,8 @@ final class SessionTables {
 
     private String familySpec() {
         return String.format(Locale.ROOT, "{NAME => 's', VERSIONS => %d, BLOOMFILTER => '%s', "
-                + "DATA_BLOCK_ENCODING => '%s', TTL => %d, NEW_VERSION_BEHAVIOR => '%s'}", VERSIONS, BLOOM, ENCODING,
-                settings.get(Setting.MAX_LIFETIME_SECONDS), NEW_VERSION_BEHAVIOR);
+                + "DATA_BLOCK_ENCODING => '%s', COMPRESSION => '%s', TTL => %d, NEW_VERSION_BEHAVIOR => '%s'}", VERSIONS,
+                BLOOM, ENCODING, compression(), settings.get(Setting.MAX_LIFETIME_SECONDS), NEW_VERSION_BEHAVIOR);
     }
 
     private String createCommand(TableName name) {
