@@ -33,6 +33,23 @@ public final class TableFiles {
         }
     }
 
+    /**
+     * Bytes of the table's files in the archive: compacted files the region servers have discharged, which the
+     * master's cleaner deletes after {@code hbase.master.hfilecleaner.ttl} (5 minutes by default).
+     */
+    public long archivedBytes(TableName table) {
+        Path archive = hbaseRoot.resolve("archive").resolve("data").resolve(table.getNamespaceAsString())
+                .resolve(table.getQualifierAsString());
+        if (!Files.isDirectory(archive)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(archive)) {
+            return files.filter(Files::isRegularFile).mapToLong(TableFiles::size).sum();
+        } catch (IOException | UncheckedIOException e) {
+            return 0; // deleted by the cleaner while we walked
+        }
+    }
+
     /** HFiles of the table, all its regions and families. */
     public int storeFiles(TableName table) {
         try (Stream<Path> files = storeFileStream(table)) {
@@ -68,18 +85,20 @@ public final class TableFiles {
     /**
      * Starts a major compaction and returns the table's bytes once it is done, without waiting for the compacted
      * files to leave the store directories (the region server moves them to the archive every
-     * {@code hbase.hfile.compaction.discharger.interval}, 2 minutes by default): a major compaction leaves one file
-     * per store, the newest, written after the request. Nothing may write the table meanwhile.
+     * {@code hbase.hfile.compaction.discharger.interval}, 2 minutes by default): a major compaction writes one new
+     * file per store and leaves the others to be discharged. Nothing may write the table meanwhile.
      */
     public long majorCompactedBytes(Admin admin, TableName table, Duration limit) throws IOException, InterruptedException {
-        long requested = System.currentTimeMillis() - 1_000; // file times may be coarser than the clock
+        java.util.Set<Path> before = storeFileSet(table);
+        long stores = before.stream().map(Path::getParent).distinct().count();
         admin.majorCompact(table);
         long deadline = System.nanoTime() + limit.toNanos();
         while (true) {
-            java.util.Map<Path, Path> newest = newestFilePerStore(table);
-            boolean done = newest.values().stream().allMatch(file -> modified(file) >= requested);
+            java.util.Set<Path> written = storeFileSet(table);
+            written.removeAll(before);
+            boolean done = written.stream().map(Path::getParent).distinct().count() >= stores;
             if (done && admin.getCompactionState(table) == CompactionState.NONE) {
-                return newest.values().stream().mapToLong(TableFiles::size).sum() + bytes(table) - storeFileBytes(table);
+                return written.stream().mapToLong(TableFiles::size).sum() + bytes(table) - storeFileBytes(table);
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("The major compaction of " + table + " did not end within " + limit);
@@ -88,24 +107,15 @@ public final class TableFiles {
         }
     }
 
-    private java.util.Map<Path, Path> newestFilePerStore(TableName table) {
+    private java.util.Set<Path> storeFileSet(TableName table) {
         try (Stream<Path> files = storeFileStream(table)) {
-            return files.collect(Collectors.toMap(Path::getParent, file -> file,
-                    (a, b) -> modified(a) >= modified(b) ? a : b));
+            return files.collect(Collectors.toCollection(java.util.HashSet::new));
         }
     }
 
     private long storeFileBytes(TableName table) {
         try (Stream<Path> files = storeFileStream(table)) {
             return files.mapToLong(TableFiles::size).sum();
-        }
-    }
-
-    private static long modified(Path file) {
-        try {
-            return Files.getLastModifiedTime(file).toMillis();
-        } catch (IOException e) {
-            return 0;
         }
     }
 
