@@ -388,9 +388,9 @@ public final class SizingBenchmark {
                 "server CPU µs per write"), rows);
         report.note(String.format(Locale.ROOT, "Means: %d regions wrote %.2fx the writes/s of 1 region, at %.2fx the "
                 + "server CPU per write. Each write is a session saved with a change (CheckAndMutate on the version, "
-                + "SYNC_WAL, about 1.1 KB), 8 threads over %d sessions, %d s measured after 0.5 s of warm-up, "
+                + "SYNC_WAL, about 1.1 KB), 8 threads over %d sessions, %.1f s measured after 0.5 s of warm-up, "
                 + "one table per row, the variants taking turns.", plan.rateRegions(), perSecond[1] / perSecond[0],
-                cpuPerWrite[1] / cpuPerWrite[0], plan.rateSessions(), plan.rateRun().toSeconds()));
+                cpuPerWrite[1] / cpuPerWrite[0], plan.rateSessions(), plan.rateRun().toMillis() / 1000.0));
     }
 
     // ---- (d) tombstones ------------------------------------------------------------------------------------------
