@@ -7,7 +7,7 @@
 # CPU 0, the nodes and the load generator on the others; results in results-<mode>-pinned).
 # Installs what it needs from the operating system's packages (redis-server, postgresql, wrk, gnuplot),
 # starts Redis and PostgreSQL on 127.0.0.1 for the run, builds the benchmark modules, runs the suite
-# and stops what it started. Results: benchmarks/target/results-<mode>/results.md (and http.png, failover-*.png).
+# and stops what it started. Results: benchmarks/target/results-<mode>/results.md (and http.png, failover-*.png, sizing-rewrite.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -159,5 +159,8 @@ if command -v gnuplot >/dev/null && [ -s "$output/http.tsv" ]; then
 fi
 if command -v gnuplot >/dev/null && [ -s "$output/failover.charts" ]; then
   while IFS= read -r chart; do gnuplot -e "$chart" benchmarks/failover.gnuplot; done < "$output/failover.charts"
+fi
+if command -v gnuplot >/dev/null && [ -s "$output/sizing-rewrite.chart" ]; then
+  gnuplot -e "$(cat "$output/sizing-rewrite.chart")" benchmarks/sizing.gnuplot
 fi
 echo "Results: $output/results.md"

@@ -40,6 +40,9 @@ etc/sessions/hbase/session-store.xml
 ## Pre-split regions of a table the store creates. (count, 1-256)
 # jetty.session.hbase.regions=16
 
+## Block compression of the tables' family, set when the store creates a table and checked at start like the rest of the schema. Every codec but none and gz needs the master and region servers to load it (hbase.io.compress.<name>.codec; see docs/operations.md, Sizing). (none, gz, snappy, lz4, zstd)
+# jetty.session.hbase.compression=none
+
 ## No session lives longer than this after its creation, however active (checked on every read; also the tables' TTL). (seconds, >= 60)
 # jetty.session.hbase.maxLifetimeSeconds=604800
 

@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 
@@ -191,7 +192,11 @@ final class SessionTables {
         byte[][] splitKeys = splitKeys(settings.get(Setting.REGIONS));
         CompletableFuture<Void> creation = (splitKeys.length == 0 ? admin.createTable(descriptor)
                 : admin.createTable(descriptor, splitKeys)).exceptionally(e -> ignoreIf(TableExistsException.class, e));
-        await(creation, "creating table " + name);
+        try {
+            await(creation, "creating table " + name);
+        } catch (StoreUnavailableException e) {
+            throw compression(settings) == TableCompression.NONE || !mayBeTheCodec(e) ? e : codecNotLoaded(name, e);
+        }
         List<String> raced = new ArrayList<>();
         checkSchema(name, raced);
         if (!raced.isEmpty()) {
@@ -202,6 +207,34 @@ final class SessionTables {
     private static TableDescriptor descriptor(StoreSettings settings, TableName name) {
         return TableDescriptorBuilder.newBuilder(name).setColumnFamily(family(settings))
                 .setRegionReplication(regionReplication(settings, name)).build();
+    }
+
+    /**
+     * The master test-loads a family's codec before it creates a table ({@code hbase.table.sanity.checks}, on by
+     * default) and refuses one it cannot load; with the check off the table is created and its regions fail to
+     * open on every region server that cannot load it, so the creation times out. Either way the fix is on the
+     * servers, or in this setting.
+     */
+    private StoreConfigurationException codecNotLoaded(TableName name, StoreUnavailableException failure) {
+        TableCompression codec = compression(settings);
+        String setting = codec.codecSetting();
+        return new StoreConfigurationException("Table '" + name + "' could not be created with compression="
+                + codec.name().toLowerCase(Locale.ROOT) + " (" + failure.getMessage() + "). The HBase master and "
+                + "region servers must be able to load the " + codec + " codec: put a codec for it on their classpath, "
+                + "name its class in their hbase-site.xml as " + setting + " (for example from "
+                + "hbase-compression-aircompressor), restart them and check with  hbase "
+                + "org.apache.hadoop.hbase.util.CompressionTest file:///tmp/test " + codec.name().toLowerCase(Locale.ROOT)
+                + "  on each; or set compression=gz (pure Java) or compression=none.", failure);
+    }
+
+    /** The master's sanity check names itself in its refusal; without the check, the creation times out. */
+    private static boolean mayBeTheCodec(StoreUnavailableException failure) {
+        String message = String.valueOf(failure.getMessage());
+        return message.contains("hbase.table.sanity.checks") || message.contains("did not finish");
+    }
+
+    private static TableCompression compression(StoreSettings settings) {
+        return settings.get(Setting.COMPRESSION);
     }
 
     private void createNamespaceIfMissing(String namespace) {
@@ -261,6 +294,7 @@ final class SessionTables {
         difference("VERSIONS", actual.getMaxVersions(), VERSIONS, differences);
         difference("BLOOMFILTER", actual.getBloomFilterType(), BLOOM, differences);
         difference("DATA_BLOCK_ENCODING", actual.getDataBlockEncoding(), ENCODING, differences);
+        difference("COMPRESSION", actual.getCompressionType().name(), compression(settings).name(), differences);
         difference("TTL", (long) actual.getTimeToLive(), settings.get(Setting.MAX_LIFETIME_SECONDS), differences);
         difference("NEW_VERSION_BEHAVIOR", actual.isNewVersionBehavior(), NEW_VERSION_BEHAVIOR, differences);
         return differences;
@@ -277,6 +311,7 @@ final class SessionTables {
                 .setMaxVersions(VERSIONS)
                 .setBloomFilterType(BLOOM)
                 .setDataBlockEncoding(ENCODING)
+                .setCompressionType(Compression.Algorithm.valueOf(compression(settings).name()))
                 .setTimeToLive((int) (long) settings.get(Setting.MAX_LIFETIME_SECONDS))
                 .setNewVersionBehavior(NEW_VERSION_BEHAVIOR)
                 .build();
@@ -284,8 +319,8 @@ final class SessionTables {
 
     private static String familySpec(StoreSettings settings) {
         return String.format(Locale.ROOT, "{NAME => 's', VERSIONS => %d, BLOOMFILTER => '%s', "
-                + "DATA_BLOCK_ENCODING => '%s', TTL => %d, NEW_VERSION_BEHAVIOR => '%s'}", VERSIONS, BLOOM, ENCODING,
-                settings.get(Setting.MAX_LIFETIME_SECONDS), NEW_VERSION_BEHAVIOR);
+                + "DATA_BLOCK_ENCODING => '%s', COMPRESSION => '%s', TTL => %d, NEW_VERSION_BEHAVIOR => '%s'}", VERSIONS,
+                BLOOM, ENCODING, compression(settings), settings.get(Setting.MAX_LIFETIME_SECONDS), NEW_VERSION_BEHAVIOR);
     }
 
     private static String createCommand(StoreSettings settings, TableName name) {

@@ -38,6 +38,11 @@ public final class Setting<T> {
             Function.identity(), Range.any());
     public static final Setting<Integer> REGIONS = new Setting<>("regions", Integer.class, 16, "count, 1-256",
             "Pre-split regions of a table the store creates.", Integer::valueOf, Range.between(1, 256));
+    public static final Setting<TableCompression> COMPRESSION = enumSetting("compression", TableCompression.class,
+            TableCompression.NONE, "Block compression of the tables' family, set when the store creates a table and "
+                    + "checked at start like the rest of the schema. Every codec but `none` and `gz` needs the master "
+                    + "and region servers to load it (`hbase.io.compress.<name>.codec`; see docs/operations.md, "
+                    + "Sizing).");
     public static final Setting<Long> MAX_LIFETIME_SECONDS = new Setting<>("maxLifetimeSeconds", Long.class,
             7L * 24 * 3600, "seconds, >= 60",
             "No session lives longer than this after its creation, however active (checked on every read; also "

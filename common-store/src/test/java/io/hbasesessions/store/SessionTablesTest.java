@@ -21,6 +21,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SessionTablesTest {
 
     private static final String FAMILY_SPEC = "{NAME => 's', VERSIONS => 1, BLOOMFILTER => 'ROW', "
-            + "DATA_BLOCK_ENCODING => 'FAST_DIFF', TTL => 604800, NEW_VERSION_BEHAVIOR => 'true'}";
+            + "DATA_BLOCK_ENCODING => 'FAST_DIFF', COMPRESSION => 'NONE', TTL => 604800, NEW_VERSION_BEHAVIOR => 'true'}";
     private static HBaseInspector hbase;
     private static Admin admin;
 
@@ -68,6 +69,7 @@ class SessionTablesTest {
                 assertEquals(1, family.getMaxVersions(), table);
                 assertEquals(BloomType.ROW, family.getBloomFilterType(), table);
                 assertEquals(DataBlockEncoding.FAST_DIFF, family.getDataBlockEncoding(), table);
+                assertEquals(Compression.Algorithm.NONE, family.getCompressionType(), table);
                 assertEquals(86_400, family.getTimeToLive(), table);
                 assertTrue(family.isNewVersionBehavior(), table);
                 assertRegionsSplitOnTheFirstByte(table, 16);
@@ -166,6 +168,55 @@ class SessionTablesTest {
                 "NEW_VERSION_BEHAVIOR is false, needs true", "alter '" + table + "', " + FAMILY_SPEC)) {
             assertTrue(message.contains(expected), "missing '" + expected + "' in: " + message);
         }
+    }
+
+    /** Issue #17: {@code compression} reaches the family of every table the store creates, and its files. */
+    @Test
+    void aTableCreatedWithGzHasCompressionGz(EmbeddedHBase server, TestNamespace namespace) throws Exception {
+        StoreSettings settings = tables(server, namespace, "gz").set(Setting.REGIONS, 1)
+                .set(Setting.COMPRESSION, TableCompression.GZ).build();
+        try (SessionStore store = TestStores.open(settings)) {
+            for (String table : List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE))) {
+                assertEquals(Compression.Algorithm.GZ, admin.getDescriptor(TableName.valueOf(table))
+                        .getColumnFamily(Bytes.toBytes("s")).getCompressionType(), table);
+            }
+            StoredSession session = TestStores.create(store, Instant.now(), Duration.ofMinutes(30), Map.of("n", "x".repeat(500)));
+            admin.flush(TableName.valueOf(settings.get(Setting.TABLE)));
+            assertEquals("x".repeat(500), store.load(session.record().id()).orElseThrow().attributes().get("n"));
+        }
+        // A second start checks the table it created against the same setting, and accepts it.
+        TestStores.open(settings).close();
+    }
+
+    @Test
+    void aTableWhoseCompressionDiffersIsRefusedWithTheAlterThatFixesIt(EmbeddedHBase server, TestNamespace namespace) {
+        StoreSettings gz = tables(server, namespace, "compression_differs").set(Setting.REGIONS, 1)
+                .set(Setting.COMPRESSION, TableCompression.GZ).build();
+        TestStores.open(gz).close();
+        StoreSettings none = tables(server, namespace, "compression_differs").set(Setting.REGIONS, 1).build();
+
+        String message = assertThrows(StoreConfigurationException.class, () -> TestStores.open(none)).getMessage();
+        String table = none.get(Setting.TABLE);
+        assertTrue(message.contains("Table '" + table + "' does not have the schema hbase-sessions needs: "
+                + "COMPRESSION is GZ, needs NONE. Fix it in the HBase shell with\n  alter '" + table + "', "
+                + FAMILY_SPEC), message);
+    }
+
+    /**
+     * ZSTD's default codec is Hadoop's, which needs native libhadoop: the embedded server cannot load it, and
+     * the master's sanity check refuses the table. The start says which server setting to fix.
+     */
+    @Test
+    void aCodecTheServersCannotLoadStopsTheStartNamingTheServerSetting(EmbeddedHBase server, TestNamespace namespace) {
+        StoreSettings settings = tables(server, namespace, "zstd").set(Setting.REGIONS, 1)
+                .set(Setting.COMPRESSION, TableCompression.ZSTD).build();
+
+        String message = assertThrows(StoreConfigurationException.class, () -> TestStores.open(settings)).getMessage();
+        for (String expected : List.of("could not be created with compression=zstd", "hbase.io.compress.zstd.codec",
+                "or set compression=gz (pure Java) or compression=none")) {
+            assertTrue(message.contains(expected), "missing '" + expected + "' in: " + message);
+        }
+        System.out.println("FIGURE unloadable codec at start: " + message);
     }
 
     @Test

@@ -313,6 +313,10 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
         setSetting("regions", value);
     }
 
+    public void setCompression(String value) {
+        setSetting("compression", value);
+    }
+
     public void setMaxLifetimeSeconds(String value) {
         setSetting("maxLifetimeSeconds", value);
     }

@@ -15,6 +15,7 @@ import io.hbasesessions.benchmarks.http.ServerSettingsBenchmark;
 import io.hbasesessions.benchmarks.http.WrkLoadGenerator;
 import io.hbasesessions.benchmarks.scale.ScaleBenchmark;
 import io.hbasesessions.benchmarks.shiro.ShiroBenchmark;
+import io.hbasesessions.benchmarks.sizing.SizingBenchmark;
 import io.hbasesessions.benchmarks.store.RequestCostReport;
 import io.hbasesessions.benchmarks.store.StoreBenchmark;
 import io.hbasesessions.embedded.EmbeddedHBase;
@@ -119,6 +120,10 @@ public final class BenchmarkSuite {
             if (options.parts().contains("heap")) {
                 new HeapBenchmark(List.of(tomcatInMemory(), tomcatHBase(quorum)), work.resolve("heap"))
                         .run(report, sizes.heapSessions);
+            }
+            if (options.parts().contains("sizing")) {
+                new SizingBenchmark(settings -> settings.set(Setting.ZOOKEEPER_QUORUM, quorum), hbase.clientConfiguration(),
+                        hbase.rootDirectory(), hbase::pid, output).run(report, SizingBenchmark.Plan.of(sizes));
             }
         }
         if (options.parts().contains("server")) {

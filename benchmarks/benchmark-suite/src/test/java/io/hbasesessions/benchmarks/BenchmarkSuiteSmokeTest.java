@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the whole suite for a few seconds per part, so that it cannot rot: codec (JMH in this JVM),
- * store, Shiro's DAO, HTTP and scale against a real embedded HBase, with real Tomcat and Jetty nodes in child JVMs,
+ * store, Shiro's DAO, HTTP, scale and sizing against a real embedded HBase, with real Tomcat and Jetty nodes in child JVMs,
  * and one failover run on a cluster of 3 region servers.
  * It uses only what the build brings: the Java load generator instead of wrk, and no Redis or
  * PostgreSQL, whose rows the report lists as not run. The figures are not checked: a build machine
@@ -35,7 +35,9 @@ class BenchmarkSuiteSmokeTest {
                 "| Jetty 12.1 | HBaseSessionDataStore | read-mostly", "Not run: Redisson (no --redis given)",
                 "| target (HBase store) |", "## 3b. What expiryEvents costs", "| Jetty 12.1 | write every request |",
                 "## 4a. Scale", "bytes on disk per session after major compaction",
-                "## 4b. Scale", "| HBaseSessionManager | 300 |", "## 5. Failover", "| ZooKeeper session timeout 5 s |")) {
+                "## 4b. Scale", "| HBaseSessionManager | 300 |", "## 7a. Sizing", "| `gz` |", "not loadable here",
+                "## 7b. Sizing", "disk, highest sample / live", "## 7c. Sizing", "writes/s per region",
+                "## 7d. Sizing", "| after a major compaction |", "## 5. Failover", "| ZooKeeper session timeout 5 s |")) {
             assertTrue(results.contains(expected), "results.md lacks '" + expected + "':\n" + results);
         }
         String endToEnd = results.substring(results.indexOf("## 3. End to end"), results.indexOf("| target (HBase store) |"));

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
  * The CPU time (user + system) processes have used, from Linux's {@code /proc/<pid>/stat}: what a row's
  * node and its store's server spent, divided by the requests sent, gives CPU per request on each side.
  */
-final class ProcessCpu {
+public final class ProcessCpu {
 
     /** {@code USER_HZ}: the unit of /proc's CPU times, 100 on every Linux architecture the JDK runs on. */
     private static final long TICKS_PER_SECOND = 100;
@@ -24,7 +24,7 @@ final class ProcessCpu {
     }
 
     /** The CPU time process {@code pid} has used, all its threads; zero once it is gone. */
-    static Duration of(long pid) {
+    public static Duration of(long pid) {
         return read(Path.of("/proc", Long.toString(pid), "stat"));
     }
 

@@ -8,20 +8,13 @@ import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 
@@ -39,13 +32,13 @@ public final class ScaleBenchmark {
 
     private final StoreSettings settings;
     private final Configuration client;
-    private final Path hbaseRoot;
+    private final TableFiles files;
 
     /** {@code hbaseRoot} is the server's {@code hbase.rootdir}, read directly to size the table's files. */
     public ScaleBenchmark(StoreSettings settings, Configuration client, Path hbaseRoot) {
         this.settings = settings;
         this.client = client;
-        this.hbaseRoot = hbaseRoot;
+        this.files = new TableFiles(hbaseRoot);
     }
 
     public void run(Report report, int sessions, Duration loadTime) throws Exception {
@@ -75,10 +68,10 @@ public final class ScaleBenchmark {
         long afterCompaction;
         try (Connection connection = ConnectionFactory.createConnection(client); Admin admin = connection.getAdmin()) {
             admin.flush(table);
-            afterFlush = tableBytes(table);
+            afterFlush = files.bytes(table);
             admin.majorCompact(table);
-            awaitCompaction(admin, table);
-            afterCompaction = tableBytes(table);
+            files.awaitCompaction(admin, table, COMPACTION_TIME_LIMIT);
+            afterCompaction = files.bytes(table);
         }
         report.table(List.of("measure", "value"), List.of(
                 Report.cells("sessions created (8 threads)", Report.count(created)),
@@ -96,51 +89,5 @@ public final class ScaleBenchmark {
                 + "(HFiles, FAST_DIFF encoding, no compression), the WAL not counted.",
                 creation.perSecond() >= 10_000 ? "met" : "missed", creation.perSecond() / 10_000,
                 loads.perSecond() >= 5_000 && loads.p99Millis() < 5 ? "met" : "missed"));
-    }
-
-    /**
-     * Compaction is asynchronous and is queued before it shows as running: wait until none runs and
-     * every store holds one file (the compacted files have been moved to the archive).
-     */
-    private void awaitCompaction(Admin admin, TableName table) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + COMPACTION_TIME_LIMIT.toNanos();
-        while (admin.getCompactionState(table) != CompactionState.NONE || mostFilesInAStore(table) > 1) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("The major compaction of " + table + " did not end within "
-                        + COMPACTION_TIME_LIMIT);
-            }
-            TimeUnit.MILLISECONDS.sleep(500);
-        }
-    }
-
-    private long tableBytes(TableName table) {
-        try (Stream<Path> files = Files.walk(tableDirectory(table))) {
-            return files.filter(Files::isRegularFile).mapToLong(ScaleBenchmark::size).sum();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot size " + tableDirectory(table), e);
-        }
-    }
-
-    /** HFiles sit in {@code <table>/<region>/<family>/}; the region's own files (.regioninfo) one level up. */
-    private int mostFilesInAStore(TableName table) throws IOException {
-        try (Stream<Path> files = Files.walk(tableDirectory(table), 3)) {
-            return files.filter(Files::isRegularFile)
-                    .filter(file -> !file.getFileName().toString().startsWith("."))
-                    .filter(file -> tableDirectory(table).relativize(file).getNameCount() == 3)
-                    .collect(Collectors.groupingBy(Path::getParent, Collectors.counting()))
-                    .values().stream().mapToInt(Long::intValue).max().orElse(0);
-        }
-    }
-
-    private Path tableDirectory(TableName table) {
-        return hbaseRoot.resolve("data").resolve(table.getNamespaceAsString()).resolve(table.getQualifierAsString());
-    }
-
-    private static long size(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            return 0; // moved to the archive by a compaction while we walked
-        }
     }
 }
