@@ -94,19 +94,24 @@ public final class StoreMBean implements DynamicMBean {
 
     @Override
     public Object getAttribute(String attribute) throws AttributeNotFoundException {
+        return valueOf(attribute, store.counters(), store.latencies());
+    }
+
+    /** One attribute from snapshots taken once per call, so that a read of many attributes copies them once. */
+    private Object valueOf(String attribute, StoreCounters counters, StoreLatencies latencies)
+            throws AttributeNotFoundException {
         if (attribute.equals(SETTINGS)) {
             return settings;
         }
         if (attribute.equals(KEY_SCOPE)) {
             return store.keyScope();
         }
-        StoreCounters counters = store.counters();
         for (StoreCounter counter : StoreCounter.values()) {
             if (counter.counterName().equals(attribute)) {
                 return counters.get(counter);
             }
         }
-        Number latency = store.latencies().byAttributeName().get(attribute);
+        Number latency = latencies.byAttributeName().get(attribute);
         if (latency != null) {
             return latency;
         }
@@ -121,9 +126,11 @@ public final class StoreMBean implements DynamicMBean {
     @Override
     public AttributeList getAttributes(String[] attributes) {
         AttributeList values = new AttributeList();
+        StoreCounters counters = store.counters();
+        StoreLatencies latencies = store.latencies();
         for (String attribute : attributes) {
             try {
-                values.add(new Attribute(attribute, getAttribute(attribute)));
+                values.add(new Attribute(attribute, valueOf(attribute, counters, latencies)));
             } catch (AttributeNotFoundException e) {
                 // JMX leaves unknown names out of the list.
             }
