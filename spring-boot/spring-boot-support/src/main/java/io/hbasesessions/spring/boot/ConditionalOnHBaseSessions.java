@@ -1,0 +1,21 @@
+package io.hbasesessions.spring.boot;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+
+/**
+ * When the starter works: in a servlet web application, unless {@code hbase.sessions.enabled=false}.
+ * Every auto-configuration of the starter, on either Boot line, is conditional on this one rule.
+ */
+@Target({ElementType.TYPE, ElementType.METHOD})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnProperty(prefix = SessionStoreProperties.PREFIX, name = "enabled", havingValue = "true", matchIfMissing = true)
+public @interface ConditionalOnHBaseSessions {
+}

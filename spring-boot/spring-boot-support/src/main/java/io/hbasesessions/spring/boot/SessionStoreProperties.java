@@ -1,0 +1,152 @@
+package io.hbasesessions.spring.boot;
+
+import io.hbasesessions.store.KeyScopes;
+import io.hbasesessions.store.SessionStoreException;
+import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StoreConfigurationException;
+import io.hbasesessions.store.StoreSettings;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.env.Environment;
+
+/**
+ * The store settings of a Spring Boot application: each {@link Setting} is the property
+ * {@code hbase.sessions.<its name in kebab case>} ({@code zookeeperQuorum} is
+ * {@code hbase.sessions.zookeeper-quorum}), bound with Boot's relaxed rules, so
+ * {@code HBASE_SESSIONS_ZOOKEEPERQUORUM} works too. A blank value leaves the default, as an unset
+ * property in Jetty's ini file does. They are checked when the application starts, by the store's own
+ * rules and messages, before any server exists: Tomcat would only log a manager that fails to start.
+ */
+public final class SessionStoreProperties {
+
+    public static final String PREFIX = "hbase.sessions";
+    /** {@code false} turns the starter off: the server keeps its own sessions. */
+    public static final String ENABLED = PREFIX + ".enabled";
+    /** Where Spring Security's {@code HttpSessionSecurityContextRepository} keeps the login. */
+    static final String SPRING_SECURITY_CONTEXT = "SPRING_SECURITY_CONTEXT";
+    static final String SPRING_SECURITY_CONTEXT_CLASS = "org.springframework.security.core.context.SecurityContext";
+
+    private final Map<String, String> byName;
+
+    private SessionStoreProperties(Map<String, String> byName) {
+        this.byName = Collections.unmodifiableMap(byName);
+    }
+
+    /**
+     * Binds and checks the settings; with Spring Security on the classpath, {@code principalAttribute}
+     * defaults to its {@code SecurityContext}, so that its logins are indexed for "log out everywhere".
+     *
+     * @throws StoreConfigurationException for a property under {@code hbase.sessions} that is no setting, or a value
+     *     the store refuses, with the store's explanation
+     */
+    public static SessionStoreProperties bind(Environment environment, ClassLoader classLoader) {
+        refuseUnknownProperties(environment);
+        Binder binder = Binder.get(environment);
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Setting<?> setting : Setting.all()) {
+            binder.bind(propertyName(setting), String.class)
+                    .map(String::strip)
+                    .ifBound(value -> {
+                        if (!value.isEmpty()) {
+                            values.put(setting.name(), value);
+                        }
+                    });
+        }
+        if (isPresent(SPRING_SECURITY_CONTEXT_CLASS, classLoader)) {
+            values.putIfAbsent(Setting.PRINCIPAL_ATTRIBUTE.name(), SPRING_SECURITY_CONTEXT);
+        }
+        check(values);
+        return new SessionStoreProperties(values);
+    }
+
+    /** The settings by the configuration names every adapter takes ({@code zookeeperQuorum}, ...). */
+    public Map<String, String> byName() {
+        return byName;
+    }
+
+    /** {@code hbase.sessions.zookeeper-quorum} for {@code zookeeperQuorum}. */
+    public static String propertyName(Setting<?> setting) {
+        return PREFIX + "." + kebabCase(setting.name());
+    }
+
+    static String kebabCase(String camelCase) {
+        StringBuilder kebab = new StringBuilder();
+        for (char c : camelCase.toCharArray()) {
+            if (Character.isUpperCase(c)) {
+                kebab.append('-').append(Character.toLowerCase(c));
+            } else {
+                kebab.append(c);
+            }
+        }
+        return kebab.toString();
+    }
+
+    /** The key scope is the context's; a stand-in lets every other rule be checked before it is known. */
+    private static void check(Map<String, String> values) {
+        try {
+            StoreSettings.Builder builder = StoreSettings.builder();
+            values.forEach(builder::set);
+            builder.defaultKeyScope(KeyScopes.defaultFor(Optional.empty(), "")).build();
+        } catch (SessionStoreException e) {
+            throw new StoreConfigurationException("HBase sessions (" + PREFIX + ".*, each setting in kebab case: "
+                    + "zookeeperQuorum is " + propertyName(Setting.ZOOKEEPER_QUORUM) + "): " + e.getMessage(), e);
+        }
+    }
+
+    /** A misspelt property would otherwise be ignored, and the application run with a default it did not mean. */
+    private static void refuseUnknownProperties(Environment environment) {
+        ConfigurationPropertyName prefix = ConfigurationPropertyName.of(PREFIX);
+        Set<String> known = knownElements();
+        Set<String> unknown = new TreeSet<>();
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            if (source instanceof IterableConfigurationPropertySource iterable) {
+                iterable.stream()
+                        .filter(prefix::isAncestorOf)
+                        .filter(name -> !known.contains(name.getElement(2, ConfigurationPropertyName.Form.UNIFORM)))
+                        .forEach(name -> unknown.add(name.toString()));
+            }
+        }
+        if (!unknown.isEmpty()) {
+            List<String> names = new ArrayList<>(List.of(ENABLED));
+            Setting.all().forEach(setting -> names.add(propertyName(setting)));
+            throw new StoreConfigurationException("Unknown HBase session propert" + (unknown.size() == 1 ? "y " : "ies ")
+                    + String.join(", ", unknown) + ". Known properties: " + String.join(", ", names));
+        }
+    }
+
+    /** The names in Boot's uniform form (lower case, no dashes), as a property's third element is compared. */
+    private static Set<String> knownElements() {
+        Set<String> known = Setting.all().stream()
+                .map(setting -> setting.name().toLowerCase(Locale.ROOT))
+                .collect(Collectors.toSet());
+        known.add("enabled");
+        return known;
+    }
+
+    static boolean isPresent(String className, ClassLoader classLoader) {
+        try {
+            Class.forName(className, false, classLoader);
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return byName.toString();
+    }
+}

@@ -1,0 +1,22 @@
+package io.hbasesessions.spring.boot;
+
+import io.hbasesessions.tomcat.HBaseSessionManager;
+import org.apache.catalina.Context;
+
+/**
+ * Puts the HBase session manager on the embedded Tomcat's context, in place of the manager Boot set up
+ * (a {@code StandardManager} with {@code server.servlet.session.persistent}). Called by each Boot line's
+ * context customizer, which runs after Boot's own session configuration and before the context starts,
+ * so the manager's valve comes before the Authenticator, as with a {@code context.xml}.
+ */
+public final class TomcatSessions {
+
+    private TomcatSessions() {
+    }
+
+    public static void install(Context context, SessionStoreProperties properties) {
+        HBaseSessionManager manager = new HBaseSessionManager();
+        properties.byName().forEach(manager::setProperty);
+        context.setManager(manager);
+    }
+}
