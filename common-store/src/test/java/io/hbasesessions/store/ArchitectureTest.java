@@ -28,6 +28,10 @@ class ArchitectureTest {
         assertEquals(List.of(), filesImporting(ROOT.resolve("tomcat-manager/src/main"), HBASE));
         assertEquals(List.of(), filesImporting(ROOT.resolve("jetty-session-datastore/src/main"), HBASE));
         assertEquals(List.of(), filesImporting(ROOT.resolve("shiro-session-dao/src/main"), HBASE));
+        for (String springBoot : List.of("spring-boot-support", "spring-boot3-autoconfigure", "spring-boot4-autoconfigure",
+                "spring-boot-sample")) {
+            assertEquals(List.of(), filesImporting(ROOT.resolve("spring-boot").resolve(springBoot).resolve("src/main"), HBASE));
+        }
     }
 
     @Test

@@ -160,7 +160,8 @@ class SampleOnTomcatAndJettyIT {
     void actuatorShowsTheStoresHealthAndItsMeters() throws Exception {
         for (BootNode node : List.of(tomcat, jetty)) {
             HttpResponse<String> health = expect(200, get(browser(), node, "/actuator/health"));
-            assertTrue(health.body().contains("\"hbaseSessions\""), node + ": " + health.body());
+            assertTrue(health.body().matches("(?s).*\"hbaseSessions\":\\{.*\"/\":\\{\"healthy\":true,\"elapsedMillis\".*"),
+                    node + ": " + health.body());
             assertFalse(health.body().contains("DOWN"), node + ": " + health.body());
 
             HttpClient admin = browser();
@@ -200,6 +201,7 @@ class SampleOnTomcatAndJettyIT {
         BootNode misspelt = new BootNode(BootNode.Server.JETTY, LOGS.resolve("misspelt.log"), properties);
         String output = misspelt.startExpectingExit(List.of("--hbase.sessions.touch-intervall-seconds=30"), START_TIMEOUT);
         assertNotEquals(0, misspelt.exitCode());
+        assertTrue(output.contains("APPLICATION FAILED TO START"), output);
         assertTrue(output.contains("Unknown HBase session property hbase.sessions.touch-intervall-seconds"), output);
         assertTrue(output.contains("hbase.sessions.touch-interval-seconds"), output);
 
