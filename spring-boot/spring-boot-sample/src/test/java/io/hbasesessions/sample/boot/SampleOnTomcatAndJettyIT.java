@@ -9,6 +9,7 @@ import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
 import java.net.CookieManager;
+import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -45,6 +46,7 @@ class SampleOnTomcatAndJettyIT {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Pattern CSRF_INPUT = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
     private static final Path LOGS = Path.of("target", "boot-nodes");
+    private static final Pattern STARTED_LINE = Pattern.compile("(Tomcat|Jetty) started on port");
 
     private Map<String, String> properties;
     private BootNode tomcat;
@@ -214,6 +216,21 @@ class SampleOnTomcatAndJettyIT {
 
     @Test
     @Order(10)
+    void withHBaseUnreachableTheApplicationDoesNotStartOnEitherServer() throws Exception {
+        Map<String, String> unreachable = new LinkedHashMap<>(properties);
+        unreachable.put("hbase.sessions.zookeeper-quorum", "127.0.0.1:" + closedPort());
+        unreachable.put("hbase.sessions.operation-timeout-millis", "2000");
+        for (BootNode.Server server : BootNode.Server.values()) {
+            BootNode node = new BootNode(server, LOGS.resolve("unreachable-" + server + ".log"), unreachable);
+            String output = node.startExpectingExit(List.of(), START_TIMEOUT);
+            assertNotEquals(0, node.exitCode(), server.toString());
+            assertTrue(output.contains("HBase failed connecting (zookeeperQuorum=127.0.0.1:"), server + ": " + output);
+            assertFalse(STARTED_LINE.matcher(output).find(), server + " must not serve without its sessions: " + output);
+        }
+    }
+
+    @Test
+    @Order(11)
     void withTheStarterTurnedOffTheServerKeepsItsOwnSessions() throws Exception {
         Map<String, String> off = new LinkedHashMap<>(properties);
         off.put("hbase.sessions.enabled", "false");
@@ -228,6 +245,12 @@ class SampleOnTomcatAndJettyIT {
             assertFalse(health.body().contains("hbaseSessions"), health.body());
         } finally {
             own.stop();
+        }
+    }
+
+    private static int closedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 

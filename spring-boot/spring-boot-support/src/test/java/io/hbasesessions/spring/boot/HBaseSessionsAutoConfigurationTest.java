@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.api.SessionRevoker;
 import io.hbasesessions.micrometer.SessionStoreMetrics;
 import io.hbasesessions.store.StoreConfigurationException;
+import io.hbasesessions.store.StoreUnavailableException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -76,6 +77,15 @@ class HBaseSessionsAutoConfigurationTest {
             assertTrue(analysis.getDescription().contains("maxSessionBytes"), analysis.getDescription());
             assertTrue(analysis.getAction().contains("hbase.sessions.enabled=false"), analysis.getAction());
         });
+    }
+
+    @Test
+    void anUnreachableHBaseIsReportedWithWhatToDo() {
+        FailureAnalysis analysis = new SessionSettingsFailureAnalyzer().analyze(new IllegalStateException("Unable to start "
+                + "embedded Jetty", new StoreUnavailableException("HBase failed connecting (zookeeperQuorum=zk:1)", null, null)));
+
+        assertEquals("HBase failed connecting (zookeeperQuorum=zk:1)", analysis.getDescription());
+        assertTrue(analysis.getAction().startsWith("Start HBase, or point hbase.sessions.zookeeper-quorum"), analysis.getAction());
     }
 
     private static StoreConfigurationException rootCause(Throwable failure) {
