@@ -11,7 +11,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * What the starter offers on both Boot lines: the checked {@code hbase.sessions.*} settings (which each
- * line's server customizer installs), the {@link SessionRevoker} for "log out everywhere", and, with
+ * line's server customizer installs), the open stores (for the health indicator, and the check that the
+ * server's sessions did go to HBase), the {@link SessionRevoker} for "log out everywhere", and, with
  * Micrometer, the stores' meters (Boot binds every {@code MeterBinder} bean to its registry).
  */
 @AutoConfiguration
@@ -21,6 +22,16 @@ public class HBaseSessionsAutoConfiguration {
     @Bean
     public SessionStoreProperties hbaseSessionStoreProperties(Environment environment) {
         return SessionStoreProperties.bind(environment, getClass().getClassLoader());
+    }
+
+    @Bean
+    public SessionStoresHealth hbaseSessionStoresHealth() {
+        return new SessionStoresHealth();
+    }
+
+    @Bean
+    public EmbeddedServerCheck hbaseSessionsEmbeddedServerCheck(SessionStoresHealth stores) {
+        return new EmbeddedServerCheck(stores);
     }
 
     @Bean

@@ -33,6 +33,11 @@ public final class SessionStoresHealth implements AutoCloseable {
         }
     });
 
+    /** Whether any store is open: the embedded server's sessions are in HBase. */
+    public boolean anyOpen() {
+        return !open.isEmpty();
+    }
+
     /** Asks HBase, once per open store: call it from a health endpoint, not from a request of a user. */
     public Report check() {
         Map<String, Object> details = new LinkedHashMap<>();

@@ -47,11 +47,6 @@ public class HBaseSessionsBoot3AutoConfiguration {
     @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
     static class Actuator {
 
-        @Bean
-        SessionStoresHealth hbaseSessionStoresHealth() {
-            return new SessionStoresHealth();
-        }
-
         /** The {@code hbaseSessions} component of {@code /actuator/health}. */
         @Bean
         HealthIndicator hbaseSessionsHealthIndicator(SessionStoresHealth stores) {

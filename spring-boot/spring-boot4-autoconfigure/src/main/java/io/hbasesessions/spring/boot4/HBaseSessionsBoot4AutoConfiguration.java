@@ -47,11 +47,6 @@ public class HBaseSessionsBoot4AutoConfiguration {
     @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
     static class Actuator {
 
-        @Bean
-        SessionStoresHealth hbaseSessionStoresHealth() {
-            return new SessionStoresHealth();
-        }
-
         /** The {@code hbaseSessions} component of {@code /actuator/health}. */
         @Bean
         HealthIndicator hbaseSessionsHealthIndicator(SessionStoresHealth stores) {
