@@ -60,7 +60,10 @@ class SampleOnTomcatAndJettyIT {
         properties.put("hbase.sessions.index-table", namespace.table("user_sessions"));
         properties.put("hbase.sessions.regions", "1");
         tomcat = new BootNode(BootNode.Server.TOMCAT, LOGS.resolve("tomcat.log"), properties).start();
-        jetty = new BootNode(BootNode.Server.JETTY, LOGS.resolve("jetty.log"), properties).start();
+        // Boot then gives Jetty's session handler a file store of its own, which the starter must replace.
+        Map<String, String> persistent = new LinkedHashMap<>(properties);
+        persistent.put("server.servlet.session.persistent", "true");
+        jetty = new BootNode(BootNode.Server.JETTY, LOGS.resolve("jetty.log"), persistent).start();
         tomcat.awaitStarted(START_TIMEOUT);
         jetty.awaitStarted(START_TIMEOUT);
     }
