@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.security.Principal;
+import java.util.concurrent.Callable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -49,6 +50,20 @@ public class ShopController {
         cart.add(sku);
         session.setAttribute(CART, cart);
         response.sendRedirect("/account");
+    }
+
+    /**
+     * Adds an article on another thread (Spring MVC's async request processing) and answers from there:
+     * the session must be saved before that answer leaves, though the request's own thread is long gone.
+     */
+    @PostMapping(value = "/cart/later", produces = MediaType.TEXT_PLAIN_VALUE)
+    public Callable<String> addLater(@RequestParam String sku, HttpSession session) {
+        return () -> {
+            Cart cart = cartOf(session);
+            cart.add(sku);
+            session.setAttribute(CART, cart);
+            return "cart=" + cart + "\n";
+        };
     }
 
     /** "Log out everywhere" for one user: every session of that user, on every node, ends. */

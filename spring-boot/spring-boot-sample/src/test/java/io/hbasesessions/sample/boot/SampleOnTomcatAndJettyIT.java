@@ -106,6 +106,21 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
+    @Order(2)
+    void aChangeMadeOnAnAsyncThreadIsOnTheOtherNodeWhenTheAnswerArrives() throws Exception {
+        HttpClient browser = browser();
+        logIn(browser, jetty, jetty, "bob");
+        String csrf = value(expect(200, get(browser, jetty, "/account")), "csrf");
+        for (int i = 1; i <= 10; i++) {
+            BootNode writer = i % 2 == 0 ? tomcat : jetty;
+            BootNode reader = writer == tomcat ? jetty : tomcat;
+            assertEquals("{cup=" + i + "}", value(expect(200, post(browser, writer, "/cart/later",
+                    Map.of("sku", "cup", "_csrf", csrf))), "cart"));
+            assertEquals("{cup=" + i + "}", value(expect(200, get(browser, reader, "/account")), "cart"), "after " + writer);
+        }
+    }
+
+    @Test
     @Order(3)
     void theLoginFormOfOneNodeCanBePostedToTheOther() throws Exception {
         HttpClient browser = browser();
