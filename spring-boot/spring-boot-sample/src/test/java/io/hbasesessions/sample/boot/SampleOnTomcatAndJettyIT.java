@@ -106,7 +106,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void aChangeMadeOnAnAsyncThreadIsOnTheOtherNodeWhenTheAnswerArrives() throws Exception {
         HttpClient browser = browser();
         logIn(browser, jetty, jetty, "bob");
@@ -121,7 +121,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void theLoginFormOfOneNodeCanBePostedToTheOther() throws Exception {
         HttpClient browser = browser();
         logIn(browser, jetty, tomcat, "bob");
@@ -130,7 +130,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aWrongPasswordIsNoLoginOnEitherNode() throws Exception {
         HttpClient browser = browser();
         String csrf = csrfOfLoginPage(browser, tomcat);
@@ -142,7 +142,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void logoutOnOneNodeIsALogoutOnTheOther() throws Exception {
         HttpClient browser = browser();
         logIn(browser, tomcat, tomcat, "alice");
@@ -153,7 +153,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void logOutEverywhereThroughTheRevokerBeanEndsEverySessionOfTheUserOnBothNodes() throws Exception {
         HttpClient aliceOnTomcat = browser();
         HttpClient aliceOnJetty = browser();
@@ -176,7 +176,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void actuatorShowsTheStoresHealthAndItsMeters() throws Exception {
         for (BootNode node : List.of(tomcat, jetty)) {
             HttpResponse<String> health = expect(200, get(browser(), node, "/actuator/health"));
@@ -194,7 +194,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void aLoginSurvivesARestartOfBothNodes() throws Exception {
         HttpClient browser = browser();
         logIn(browser, jetty, jetty, "alice");
@@ -216,7 +216,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void aMisspeltOrInvalidPropertyStopsTheStartWithTheStoresExplanation() throws Exception {
         BootNode misspelt = new BootNode(BootNode.Server.JETTY, LOGS.resolve("misspelt.log"), properties);
         String output = misspelt.startExpectingExit(List.of("--hbase.sessions.touch-intervall-seconds=30"), START_TIMEOUT);
@@ -233,7 +233,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void withHBaseUnreachableTheApplicationDoesNotStartOnEitherServer() throws Exception {
         Map<String, String> unreachable = new LinkedHashMap<>(properties);
         unreachable.put("hbase.sessions.zookeeper-quorum", "127.0.0.1:" + closedPort());
@@ -248,7 +248,7 @@ class SampleOnTomcatAndJettyIT {
     }
 
     @Test
-    @Order(11)
+    @Order(12)
     void withTheStarterTurnedOffTheServerKeepsItsOwnSessions() throws Exception {
         Map<String, String> off = new LinkedHashMap<>(properties);
         off.put("hbase.sessions.enabled", "false");
