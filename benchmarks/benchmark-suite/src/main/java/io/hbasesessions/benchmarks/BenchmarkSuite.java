@@ -86,6 +86,7 @@ public final class BenchmarkSuite {
         deleteRecursively(work);
         Report report = new Report();
         Instant start = Instant.now();
+        Laps laps = new Laps(start);
         Optional<CpuPinning> pinning = options.pinBackendCpus().map(CpuPinning::pinThisJvm);
         Optional<String> backendCpus = pinning.map(CpuPinning::backendCpuList);
         describeMachine(report, pinning);
@@ -93,56 +94,67 @@ public final class BenchmarkSuite {
         if (options.parts().contains("codec")) {
             CodecReport.run(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
             CodecReport.runStateProtection(report, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
+            laps.end("codec");
         }
         try (EmbeddedHBase hbase = hbase(work.resolve("hbase"), Map.of(), backendCpus, options.profile()
                 ? List.of(ControlledNode.flightRecording(work.resolve("hbase-server.jfr"))) : List.of())) {
             String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
+            laps.end("HBase start");
             if (options.parts().contains("store")) {
                 StoreBenchmark store = new StoreBenchmark(storeSettings(quorum, "bench_store"), sizes.storeWarmup,
                         sizes.storeMeasured, sizes.storeSessions);
                 store.run(report);
                 store.runStateProtection(report, stateKeyFile(work));
                 RequestCostReport.run(report, quorum, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
+                laps.end("store");
             }
             if (options.parts().contains("shiro")) {
                 new ShiroBenchmark(storeSettings(quorum, "bench_shiro")).run(report, sizes.shiroSessions);
+                laps.end("shiro");
             }
             if (options.parts().contains("http")) {
                 List<String> notRun = new ArrayList<>();
                 new HttpBenchmark(candidates(quorum, work, notRun), notRun, loadGenerator(work), hbase::pid, work.resolve("http"),
                         output.resolve("http.tsv"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
+                laps.end("http");
             }
             // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.
             if (options.parts().contains("scale")) {
                 new ScaleBenchmark(storeSettings(quorum, "bench_scale"), hbase.clientConfiguration(),
                         hbase.rootDirectory()).run(report, sizes.scaleSessions, sizes.scaleLoads);
+                laps.end("scale");
             }
             if (options.parts().contains("heap")) {
                 new HeapBenchmark(List.of(tomcatInMemory(), tomcatHBase(quorum)), work.resolve("heap"))
                         .run(report, sizes.heapSessions);
+                laps.end("heap");
             }
             if (options.parts().contains("sizing")) {
                 new SizingBenchmark(settings -> settings.set(Setting.ZOOKEEPER_QUORUM, quorum), hbase.clientConfiguration(),
                         hbase.rootDirectory(), hbase::pid, output).run(report, SizingBenchmark.Plan.of(sizes));
+                laps.end("sizing");
             }
         }
+        laps.end("HBase stop");
         if (options.parts().contains("server")) {
             new ServerSettingsBenchmark(settings -> hbase(work.resolve("hbase-" + (settings.isEmpty() ? "defaults"
                     : "tuned")), settings, backendCpus, List.of()), BenchmarkSuite::tomcatHBase, loadGenerator(work),
                     work.resolve("server"))
                     .run(report, SMALL_MACHINE_SERVER_SETTINGS, sizes.httpWarmup, sizes.httpMeasured);
+            laps.end("server");
         }
         // On a cluster of its own, after the standalone HBase stopped.
         if (options.parts().contains("failover")) {
             new FailoverBenchmark(work, output, failoverScenarios(sizes), sizes.failoverSessions,
                     sizes.failoverRequestsPerSecond, sizes.failoverSteady, backendCpus).run(report);
+            laps.end("failover");
         }
         if (options.profile()) {
             // After HBase stopped: its recording is written when its JVM exits.
             ProfileSummary.summarize(report, work);
         }
-        report.note(String.format(Locale.ROOT, "Run took %d s; load average at the end: %.2f.",
-                Duration.between(start, Instant.now()).toSeconds(), loadAverage()));
+        report.note(String.format(Locale.ROOT, "Run took %d s (%s); load average at the end: %.2f.",
+                Duration.between(start, Instant.now()).toSeconds(), laps, loadAverage()));
         report.writeTo(output.resolve("results.md"));
         return report;
     }
@@ -321,6 +333,28 @@ public final class BenchmarkSuite {
                 + "generator " + pinning.map(cpus -> "run on CPUs of their own (" + cpus
                         + "; Redis and PostgreSQL with HBase, when run.sh started them)").orElse("share the cores")
                 + ", so figures are comparable within this run, not across machines.");
+    }
+
+    /** How long each part took, from the end of the one before: where a run's time goes. */
+    private static final class Laps {
+
+        private final List<String> laps = new ArrayList<>();
+        private Instant lastEnd;
+
+        Laps(Instant start) {
+            lastEnd = start;
+        }
+
+        void end(String part) {
+            Instant now = Instant.now();
+            laps.add(part + " " + Duration.between(lastEnd, now).toSeconds() + " s");
+            lastEnd = now;
+        }
+
+        @Override
+        public String toString() {
+            return String.join(", ", laps);
+        }
     }
 
     private static double loadAverage() {

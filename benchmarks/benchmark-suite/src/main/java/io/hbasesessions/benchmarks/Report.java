@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,6 +48,12 @@ public final class Report {
             return "n/a";
         }
         return value >= 100 ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    /** Whole seconds as such, a fraction only where there is one (a smoke run's 0.5 s warm-up). */
+    public static String seconds(Duration duration) {
+        return duration.toMillis() % 1_000 == 0 ? Long.toString(duration.toSeconds())
+                : String.format(Locale.ROOT, "%.1f", duration.toMillis() / 1_000.0);
     }
 
     public static String count(long value) {

@@ -80,8 +80,8 @@ public final class HttpBenchmark {
         report.table(List.of("container", "session store", "workload", "req/s", "vs ceiling", "p50 ms", "vs ceiling",
                 "p99 ms", "vs ceiling", "added p50 / p99 ms", "HBase writes/req", "node CPU µs/req",
                 "store server CPU µs/req", "calls per multi-action (share)", "errors"), rows(results));
-        report.note("Load generator: " + load.name() + "; warm-up " + warmup.toSeconds() + " s, measured "
-                + measured.toSeconds() + " s per row. Ceiling: the same container's in-memory sessions in this run. "
+        report.note("Load generator: " + load.name() + "; warm-up " + Report.seconds(warmup) + " s, measured "
+                + Report.seconds(measured) + " s per row. Ceiling: the same container's in-memory sessions in this run. "
                 + "Added latency: this row's p50 (p99) minus the ceiling's. HBase writes/req: the store's own "
                 + "counters (creates, full writes, touches, and expiry index entries) over every request sent, warm-up "
                 + "and session creation included. CPU per request: user + system time of the node's JVM and of the store's server "

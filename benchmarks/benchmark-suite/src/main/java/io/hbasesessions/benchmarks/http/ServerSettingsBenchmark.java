@@ -49,7 +49,7 @@ public final class ServerSettingsBenchmark {
                 "node CPU µs/req", "HBase CPU µs/req", "vs defaults"), rows);
         report.note("One fresh standalone HBase per settings, the same node program and store defaults; "
                 + candidateOnQuorum.apply("-").label() + ", " + HttpBenchmark.CONNECTIONS + " connections; warm-up "
-                + warmup.toSeconds() + " s, measured " + measured.toSeconds() + " s per row. CPU per request as in "
+                + Report.seconds(warmup) + " s, measured " + Report.seconds(measured) + " s per row. CPU per request as in "
                 + "section 3.");
     }
 

@@ -58,31 +58,6 @@ public final class TableFiles {
     }
 
     /**
-     * HFiles sit in {@code <table>/<region>/<family>/}; the region's own files (.regioninfo) one level up, and its
-     * {@code recovered.edits/<seqid>.seqid} marker beside the families.
-     */
-    public int mostFilesInAStore(TableName table) {
-        try (Stream<Path> files = storeFileStream(table)) {
-            return files.collect(Collectors.groupingBy(Path::getParent, Collectors.counting()))
-                    .values().stream().mapToInt(Long::intValue).max().orElse(0);
-        }
-    }
-
-    /**
-     * Compaction is asynchronous and is queued before it shows as running: waits until none runs and every store
-     * holds one file (the compacted files have been moved to the archive).
-     */
-    public void awaitCompaction(Admin admin, TableName table, Duration limit) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (admin.getCompactionState(table) != CompactionState.NONE || mostFilesInAStore(table) > 1) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("The major compaction of " + table + " did not end within " + limit);
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-        }
-    }
-
-    /**
      * Starts a major compaction and returns the table's bytes once it is done, without waiting for the compacted
      * files to leave the store directories (the region server moves them to the archive every
      * {@code hbase.hfile.compaction.discharger.interval}, 2 minutes by default): a major compaction writes one new
@@ -119,6 +94,10 @@ public final class TableFiles {
         }
     }
 
+    /**
+     * HFiles sit in {@code <table>/<region>/<family>/}; the region's own files (.regioninfo) one level up, and its
+     * {@code recovered.edits/<seqid>.seqid} marker beside the families.
+     */
     private Stream<Path> storeFileStream(TableName table) {
         Path directory = directory(table);
         try {
