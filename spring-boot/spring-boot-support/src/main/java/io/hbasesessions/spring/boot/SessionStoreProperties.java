@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * The store settings of a Spring Boot application: each {@link Setting} is the property
@@ -65,7 +66,7 @@ public final class SessionStoreProperties {
                         }
                     });
         }
-        if (isPresent(SPRING_SECURITY_CONTEXT_CLASS, classLoader)) {
+        if (ClassUtils.isPresent(SPRING_SECURITY_CONTEXT_CLASS, classLoader)) {
             values.putIfAbsent(Setting.PRINCIPAL_ATTRIBUTE.name(), SPRING_SECURITY_CONTEXT);
         }
         check(values);
@@ -134,15 +135,6 @@ public final class SessionStoreProperties {
                 .collect(Collectors.toSet());
         known.add("enabled");
         return known;
-    }
-
-    static boolean isPresent(String className, ClassLoader classLoader) {
-        try {
-            Class.forName(className, false, classLoader);
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
     }
 
     @Override
