@@ -181,6 +181,12 @@ final class HBaseStoreAdministration implements StoreAdministration {
 
         void add(Result result) {
             rows++;
+            byte[] stateCell = result.getValue(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE);
+            if (stateCell != null && HBaseSessionRows.isEnd(stateCell)) {
+                // An end marker: the row of a session that was invalidated or revoked.
+                ended++;
+                return;
+            }
             Optional<SessionRow> row;
             try {
                 row = SessionKey.fromRow(result.getRow())
@@ -198,7 +204,7 @@ final class HBaseStoreAdministration implements StoreAdministration {
             }
             Duration age = Duration.between(state.creationTime(), now);
             ages[bucket(AGE_BUCKETS.stream().map(limit -> age.compareTo(limit) < 0).toList())]++;
-            long size = result.getValue(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE).length;
+            long size = stateCell.length;
             sizes[bucket(SIZE_BUCKETS.stream().map(limit -> size < limit).toList())]++;
         }
 

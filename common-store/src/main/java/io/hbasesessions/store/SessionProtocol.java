@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 /**
@@ -28,6 +29,10 @@ final class SessionProtocol implements SessionStore {
 
     private static final System.Logger LOG = System.getLogger(SessionStore.class.getName());
     private static final Backoff LEASE_BACKOFF = new Backoff(2, 50);
+    /** A session's first version is below this: far from overflowing, and as unguessable as 62 random bits. */
+    private static final long FIRST_VERSIONS = 1L << 62;
+    /** Reads and conditional ends of one row before ending it gives up: each failed end means another write got in. */
+    private static final int MAX_END_ATTEMPTS = 10;
 
     private final String keyScope;
     private final StoreSettings settings;
@@ -214,18 +219,28 @@ final class SessionProtocol implements SessionStore {
      */
     private SaveResult create(StoredSession session, SavePlan plan, SessionKey key) {
         Deadline deadline = newDeadline();
-        RowWrite write = with.writes().of(plan.stateFromBase(), 1, durabilities.lifecycle(), key);
         plan.newUser().ifPresent(user -> with.index().add(new UserIndex.Entry(user, plan.current().creationTime(), key),
                 deadline));
-        with.tracking().beforeWrite(key, plan.current().id(), null, write.state(), durabilities.lifecycle(), deadline);
-        if (!with.rows().insert(key, write, deadline)) {
-            write = overEndedSession(key, plan, deadline);
-        }
+        RowWrite write = insert(key, plan, deadline).orElseGet(() -> overEndedSession(key, plan, deadline));
         with.writes().count(StoreCounter.CREATES, write);
         session.written(write.state().record(plan.current().id()), write, plan.changes());
         return SaveResult.WRITTEN;
     }
 
+    /**
+     * Writes a new session into its row, unless the row holds a session (live or not). Its first version is random:
+     * a writer still holding a copy of a session that ended under the same id cannot write over this one.
+     */
+    private Optional<RowWrite> insert(SessionKey key, SavePlan plan, Deadline deadline) {
+        long version = ThreadLocalRandom.current().nextLong(1, FIRST_VERSIONS);
+        RowWrite fresh = with.writes().of(plan.stateFromBase(), version, durabilities.lifecycle(), key);
+        RowWrite overEnd = with.writes().of(plan.stateFromBase().cellTtlMillis(Long.MAX_VALUE), version,
+                durabilities.lifecycle(), key);
+        with.tracking().beforeWrite(key, plan.current().id(), null, fresh.state(), durabilities.lifecycle(), deadline);
+        return with.rows().insert(key, fresh, overEnd, deadline);
+    }
+
+    /** A row still holding a session whose end has passed (HBase drops cells only after their TTL) is written over. */
     private RowWrite overEndedSession(SessionKey key, SavePlan plan, Deadline deadline) {
         Optional<SessionRow> existing = with.rows().read(key, deadline);
         if (existing.isPresent() && with.expiry().isOverAt(existing.get().state(), now())) {
@@ -280,23 +295,55 @@ final class SessionProtocol implements SessionStore {
             return false;
         }
         Deadline deadline = newDeadline();
-        Optional<SessionRow> row;
-        try {
-            row = with.rows().read(key.get(), deadline);
-        } catch (CorruptSessionDataException e) {
-            with.rows().delete(key.get(), deadline);
-            return false;
+        return endWhatIsThere(key.get(), deadline).map(ended -> afterEnd(key.get(), ended.state(), deadline))
+                .orElse(false);
+    }
+
+    @Override
+    public boolean delete(StoredSession session) {
+        long started = System.nanoTime();
+        // The end marker gives the lease back.
+        session.takeLeaseToken();
+        boolean deleted;
+        if (!session.isStored() || session.isTransient()) {
+            deleted = false;
+        } else {
+            SessionKey key = SessionKey.forNewSession(keyScope, session.record().id());
+            Deadline deadline = newDeadline();
+            deleted = with.rows().end(key, session.version(), deadline) ? afterEnd(key, session.state(), deadline)
+                    : remove(session.record().id());
         }
-        if (row.isEmpty()) {
-            return false;
-        }
-        // Read first: the row names the user whose index entry goes too.
-        with.rows().delete(key.get(), deadline);
-        StoredState state = row.get().state();
-        state.indexedUser().ifPresent(user -> with.index().remove(new UserIndex.Entry(user, state.creationTime(), key.get()),
+        latencies.record(StoreOperation.DELETE, started);
+        return deleted;
+    }
+
+    /** After a session's end: its user's index entry goes; true if it was live. */
+    private boolean afterEnd(SessionKey key, StoredState ended, Deadline deadline) {
+        ended.indexedUser().ifPresent(user -> with.index().remove(new UserIndex.Entry(user, ended.creationTime(), key),
                 deadline));
         with.counters().increment(StoreCounter.DELETES);
-        return !with.expiry().isOverAt(state, now());
+        return !with.expiry().isOverAt(ended, now());
+    }
+
+    /**
+     * Ends the session the row holds, whatever version it is at by then (another request may write it meanwhile);
+     * returns the session ended, or empty when there was none (an unreadable row is ended too).
+     */
+    private Optional<SessionRow> endWhatIsThere(SessionKey key, Deadline deadline) {
+        for (int attempt = 1; attempt <= MAX_END_ATTEMPTS; attempt++) {
+            Optional<SessionRow> row;
+            try {
+                row = with.rows().read(key, deadline);
+            } catch (CorruptSessionDataException e) {
+                with.rows().endUnreadable(key, deadline);
+                return Optional.empty();
+            }
+            if (row.isEmpty() || with.rows().end(key, row.get().version(), deadline)) {
+                return row;
+            }
+        }
+        throw new StoreUnavailableException("Other writers kept changing this session while it was being ended",
+                key.shortHex(), null);
     }
 
     @Override
@@ -318,18 +365,15 @@ final class SessionProtocol implements SessionStore {
         if (newEntry != null) {
             with.index().add(newEntry, deadline);
         }
-        RowWrite write = with.writes().of(plan.stateFromBase(), 1, durabilities.lifecycle(), newKey);
-        with.tracking().beforeWrite(newKey, newSessionId, null, write.state(), durabilities.lifecycle(), deadline);
-        if (!with.rows().insert(newKey, write, deadline)) {
-            throw new SessionAlreadyExistsException(newKey.shortHex());
-        }
+        RowWrite write = insert(newKey, plan, deadline)
+                .orElseThrow(() -> new SessionAlreadyExistsException(newKey.shortHex()));
         long oldVersion = session.version();
-        while (!with.rows().delete(oldKey, oldVersion, deadline)) {
+        while (!with.rows().end(oldKey, oldVersion, deadline)) {
             // Another writer changed the old row after this request read it: carry its state over, or
             // take the new row back if the session was deleted meanwhile.
             Optional<SessionRow> newer = readLive(oldKey, deadline);
             if (newer.isEmpty()) {
-                with.rows().delete(newKey, deadline);
+                endWhatIsThere(newKey, deadline);
                 if (newEntry != null) {
                     with.index().remove(newEntry, deadline);
                 }
@@ -381,10 +425,30 @@ final class SessionProtocol implements SessionStore {
         int revoked = (int) owned.stream().filter(session -> !with.expiry().isOverAt(session.row().state(), now)).count();
         // Sessions first, then exactly their entries: a crash in between leaves entries that readers skip.
         // Entries of sessions not found stay: a login may be between its entry and its session write.
-        with.rows().deleteAll(owned.stream().map(session -> session.entry().session()).toList(), deadline);
+        endAll(owned, deadline);
         with.index().removeAll(owned.stream().map(OwnedSession::entry).toList(), deadline);
         with.counters().add(StoreCounter.REVOCATIONS, revoked);
         return revoked;
+    }
+
+    /** Ends every owned session; one written meanwhile at the version it is at by then, if it is still the user's. */
+    private void endAll(List<OwnedSession> owned, Deadline deadline) {
+        Set<SessionKey> changed = new HashSet<>(with.rows().endAll(owned.stream()
+                .map(session -> new SessionRows.Ending(session.entry().session(), session.row().version())).toList(),
+                deadline));
+        owned.stream().filter(session -> changed.contains(session.entry().session()))
+                .forEach(session -> endIfStillOwned(session.entry(), deadline));
+    }
+
+    private void endIfStillOwned(UserIndex.Entry entry, Deadline deadline) {
+        for (int attempt = 1; attempt <= MAX_END_ATTEMPTS; attempt++) {
+            Optional<SessionRow> row = owned(List.of(entry), deadline).stream().map(OwnedSession::row).findFirst();
+            if (row.isEmpty() || with.rows().end(entry.session(), row.get().version(), deadline)) {
+                return;
+            }
+        }
+        throw new StoreUnavailableException("Other writers kept changing a session while it was being revoked",
+                entry.session().shortHex(), null);
     }
 
     /** A session the index names whose row still exists and still belongs to the user. */

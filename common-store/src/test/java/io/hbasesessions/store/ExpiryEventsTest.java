@@ -29,7 +29,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
-import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -136,16 +136,16 @@ class ExpiryEventsTest {
     void aSessionTouchedBetweenTheSweepersReadAndItsDeleteIsNotEnded() {
         MutableClock clock = new MutableClock(TestStores.START);
         StoreSettings scope = settings().build();
-        AtomicReference<Runnable> beforeNextDelete = new AtomicReference<>();
+        AtomicReference<Runnable> beforeNextEnd = new AtomicReference<>();
         try (SessionStore requests = TestStores.open(scope, clock);
                 SessionStore sweeper = HBaseSessions.open(scope, TestStores.WEBAPP, clock,
-                        new BeforeConditionalDelete(scope.get(Setting.TABLE), beforeNextDelete))) {
+                        new BeforeConditionalEnd(scope.get(Setting.TABLE), beforeNextEnd))) {
             String id = create(requests, clock, 1).get(0);
             clock.advance(TIMEOUT.minusSeconds(1));
             StoredSession inFlight = requests.load(id).orElseThrow();
             clock.advance(Duration.ofSeconds(1));
             // A request that began before the end saves its touch after the sweeper read the session as over.
-            beforeNextDelete.set(() -> assertEquals(SaveResult.TOUCHED,
+            beforeNextEnd.set(() -> assertEquals(SaveResult.TOUCHED,
                     requests.save(inFlight, inFlight.record().withLastAccessTime(clock.instant().minusSeconds(1)))));
 
             assertEquals(List.of(), sweeper.sweepExpired(), "the touched session is not ended");
@@ -156,12 +156,12 @@ class ExpiryEventsTest {
     }
 
     /** Runs an action just before the next conditional delete reaches the sessions table. */
-    private static final class BeforeConditionalDelete implements HBaseSessions.TableView {
+    private static final class BeforeConditionalEnd implements HBaseSessions.TableView {
 
         private final String sessionsTable;
         private final AtomicReference<Runnable> action;
 
-        BeforeConditionalDelete(String sessionsTable, AtomicReference<Runnable> action) {
+        BeforeConditionalEnd(String sessionsTable, AtomicReference<Runnable> action) {
             this.sessionsTable = sessionsTable;
             this.action = action;
         }
@@ -175,7 +175,7 @@ class ExpiryEventsTest {
             return (AsyncTable<AdvancedScanResultConsumer>) Proxy.newProxyInstance(AsyncTable.class.getClassLoader(),
                     new Class<?>[] {AsyncTable.class}, (proxy, method, args) -> {
                         if (args != null && args.length == 1 && args[0] instanceof CheckAndMutate check
-                                && check.getAction() instanceof Delete) {
+                                && check.getAction() instanceof Mutation end && MutationRecorder.isSessionEnd(end)) {
                             Runnable pending = action.getAndSet(null);
                             if (pending != null) {
                                 pending.run();

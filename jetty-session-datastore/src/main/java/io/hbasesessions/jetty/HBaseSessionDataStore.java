@@ -301,7 +301,12 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         if (idsBeingRenewed.remove(id) || endedBySweep.remove(id) != null) {
             return true;
         }
+        ManagedSession held = heldByCurrentRequest(id);
         try {
+            if (held != null && held.getSessionData() instanceof HBaseSessionData data && data.stored().isStored()
+                    && id.equals(data.stored().record().id())) {
+                return availability.call(() -> store.delete(data.stored()));
+            }
             return availability.call(() -> store.delete(id));
         } catch (SessionStoreException e) {
             failRequest(e, "A session was not deleted");

@@ -217,10 +217,11 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
      */
     @Override
     public void delete(Session session) {
-        if (session instanceof HBaseSession read && read.endedInStore()) {
-            return;
-        }
-        if (session.getId() != null) {
+        if (session instanceof HBaseSession read) {
+            if (!read.endedInStore()) {
+                store().delete(read.stored());
+            }
+        } else if (session.getId() != null) {
             store().delete(session.getId().toString());
         }
     }

@@ -351,7 +351,7 @@ public class HBaseSessionManager extends ManagerBase {
     /** Invalidation: the stored session and its user index entry go. */
     void deleteStored(HBaseSession session) {
         if (session.stored().isStored()) {
-            store().delete(session.rawId());
+            store().delete(session.stored());
         }
     }
 
