@@ -7,9 +7,10 @@ import java.util.Optional;
  * One {@link SessionStore#save} of a stored session: writes its {@link SavePlan} under the locking
  * mode's condition and, when another writer got in first, applies the plan again on top of the newer
  * state until the write holds, the session turns out to be gone (it is never brought back), or the
- * operation's time is up. The user index entry of a new user is written before the session, the old
- * user's is removed after it: a crash in between leaves an entry that readers skip, never a session
- * that "log out everywhere" cannot find.
+ * operation's time is up. Saves of one row from this store take turns ({@link RowTurns}) and start from
+ * what the save before them wrote, so only another node's write makes one re-read the row. The user index
+ * entry of a new user is written before the session, the old user's is removed after it: a crash in between
+ * leaves an entry that readers skip, never a session that "log out everywhere" cannot find.
  */
 final class SaveOperation {
 
@@ -18,7 +19,7 @@ final class SaveOperation {
 
     /** What every save works with. */
     record Collaborators(SessionRows rows, UserIndex index, RowWrites writes, LiveCounters counters,
-            ExpiryPolicy expiry, Clock clock, LockingMode lockingMode, ExpiryTracking tracking) {
+            ExpiryPolicy expiry, Clock clock, LockingMode lockingMode, ExpiryTracking tracking, RowTurns turns) {
     }
 
     private final Collaborators with;
@@ -26,6 +27,8 @@ final class SaveOperation {
     private final SavePlan plan;
     private final SessionKey key;
     private final Deadline deadline;
+    /** The pessimistic lease this save gives back, until a write under it gave it back. */
+    private String lease;
 
     SaveOperation(Collaborators with, StoredSession session, SavePlan plan, SessionKey key, Deadline deadline) {
         this.with = with;
@@ -36,7 +39,7 @@ final class SaveOperation {
     }
 
     SaveResult run() {
-        String lease = session.takeLeaseToken();
+        lease = session.takeLeaseToken();
         try {
             switch (plan.kind()) {
                 case NOTHING -> {
@@ -49,26 +52,9 @@ final class SaveOperation {
                 }
                 default -> {
                     plan.newUser().ifPresent(user -> with.index().add(entry(user), deadline));
-                    RowWrite write = with.writes().of(plan.stateFromBase(), session.version() + 1, plan.durability(), key);
-                    boolean underLease = lease != null && with.lockingMode() == LockingMode.PESSIMISTIC;
-                    boolean held;
-                    try {
-                        with.tracking().beforeWrite(key, plan.current().id(), session.state(), write.state(),
-                                plan.durability(), deadline);
-                        held = underLease
-                                ? with.rows().replaceUnderLease(key, session.version(), lease, write, deadline)
-                                : with.rows().replace(key, session.version(), write, deadline);
-                    } catch (StoreUnavailableException e) {
-                        if (plan.kind() == SavePlan.Kind.TOUCH && session.isStale()) {
-                            return touchDeferred();
-                        }
-                        throw e;
-                    }
-                    if (held && underLease) {
-                        lease = null;
-                    }
-                    SaveResult result = held ? written(write, plan.kind() == SavePlan.Kind.TOUCH
-                            ? SaveResult.TOUCHED : SaveResult.WRITTEN) : afterConflict();
+                    // Under a pessimistic lease this request is the row's only writer already.
+                    SaveResult result = lease != null && with.lockingMode() == LockingMode.PESSIMISTIC ? underLease()
+                            : with.turns().inTurn(key, deadline, this::inTurn);
                     if (result != SaveResult.GONE) {
                         plan.previousUser().ifPresent(user -> with.index().remove(entry(user), deadline));
                     }
@@ -82,6 +68,59 @@ final class SaveOperation {
         }
     }
 
+    private SaveResult underLease() {
+        RowWrite write = with.writes().of(plan.stateFromBase(), session.version() + 1, plan.durability(), key);
+        Optional<SaveResult> written = attempt(write, session.state(),
+                () -> with.rows().replaceUnderLease(key, session.version(), lease, write, deadline));
+        if (written.isPresent()) {
+            lease = null;
+            return written.get();
+        }
+        with.counters().increment(StoreCounter.CONFLICTS);
+        return afterConflict();
+    }
+
+    /** In the row's turn: from what this node wrote last, when that is newer than what the request loaded. */
+    private SaveResult inTurn(RowTurns.Turn turn) {
+        Optional<SessionRow> writtenHere = turn.writtenAfter(session.version());
+        SaveResult result;
+        if (writtenHere.isPresent()) {
+            with.counters().increment(StoreCounter.CONFLICTS);
+            result = onto(writtenHere.get()).orElseGet(this::afterConflict);
+        } else {
+            RowWrite write = with.writes().of(plan.stateFromBase(), session.version() + 1, plan.durability(), key);
+            result = attempt(write, session.state(), () -> with.rows().replace(key, session.version(), write, deadline))
+                    .orElseGet(() -> {
+                        with.counters().increment(StoreCounter.CONFLICTS);
+                        return afterConflict();
+                    });
+        }
+        turn.written(result == SaveResult.GONE || result == SaveResult.UNCHANGED ? Optional.empty()
+                : Optional.of(new SessionRow(session.state(), session.version(), false)));
+        return result;
+    }
+
+    /** Writes {@code write}; empty if another write got in first. */
+    private Optional<SaveResult> attempt(RowWrite write, StoredState replaced, ConditionalWrite conditional) {
+        boolean held;
+        try {
+            with.tracking().beforeWrite(key, plan.current().id(), replaced, write.state(), plan.durability(), deadline);
+            held = conditional.holds();
+        } catch (StoreUnavailableException e) {
+            if (plan.kind() == SavePlan.Kind.TOUCH && session.isStale()) {
+                return Optional.of(touchDeferred());
+            }
+            throw e;
+        }
+        return held ? Optional.of(written(write, plan.kind() == SavePlan.Kind.TOUCH ? SaveResult.TOUCHED
+                : SaveResult.WRITTEN)) : Optional.empty();
+    }
+
+    @FunctionalInterface
+    private interface ConditionalWrite {
+        boolean holds();
+    }
+
     /**
      * A read-only request served from a secondary replica while the primary does not answer: its touch only
      * slides the expiry, which a later request reaching the primary does (touches are at most a tenth of the
@@ -93,31 +132,19 @@ final class SaveOperation {
         return SaveResult.UNCHANGED;
     }
 
-    /** Never writes over a session that was deleted or ended meanwhile: invalidation wins. */
+    /**
+     * After a write that found a newer version than the one it was based on: reads the row and merges onto it.
+     * Never writes over a session that was deleted or ended meanwhile: invalidation wins.
+     */
     private SaveResult afterConflict() {
-        with.counters().increment(StoreCounter.CONFLICTS);
         for (int attempt = 1; attempt <= MAX_MERGE_ATTEMPTS; attempt++) {
             Optional<SessionRow> newer = readLive();
             if (newer.isEmpty()) {
                 return SaveResult.GONE;
             }
-            long newerVersion = newer.get().version();
-            boolean othersWrote = newerVersion != session.version();
-            if (othersWrote && session.isStale() && plan.kind() != SavePlan.Kind.TOUCH) {
-                throw staleBase(newerVersion);
-            }
-            if (othersWrote && with.lockingMode() == LockingMode.PESSIMISTIC && plan.collidesWith(newer.get().state())) {
-                throw new SessionConflictException(key.shortHex());
-            }
-            // Locking mode none: the last writer wins the whole session, but only while it exists.
-            StoredState.Builder next = with.lockingMode() == LockingMode.NONE ? plan.stateFromBase()
-                    : plan.onto(newer.get().state());
-            RowWrite write = with.writes().of(next, newerVersion + 1, plan.durability(), key);
-            with.tracking().beforeWrite(key, plan.current().id(), newer.get().state(), write.state(), plan.durability(),
-                    deadline);
-            if (with.rows().replace(key, newerVersion, write, deadline)) {
-                boolean merged = othersWrote && with.lockingMode() != LockingMode.NONE;
-                return written(write, merged ? SaveResult.MERGED : SaveResult.WRITTEN);
+            Optional<SaveResult> written = onto(newer.get());
+            if (written.isPresent()) {
+                return written.get();
             }
             with.counters().increment(StoreCounter.CONFLICT_RETRIES);
             if (!BACKOFF.pauseBefore(attempt, deadline)) {
@@ -126,6 +153,27 @@ final class SaveOperation {
         }
         throw new StoreUnavailableException("Other writers kept changing this session; the save gave up within "
                 + "operationTimeoutMillis=" + deadline.budgetMillis(), key.shortHex(), null);
+    }
+
+    /** Applies the plan onto {@code newer}, a state at least as new as the request's; empty if yet another write got in. */
+    private Optional<SaveResult> onto(SessionRow newer) {
+        long newerVersion = newer.version();
+        boolean othersWrote = newerVersion != session.version();
+        if (othersWrote && session.isStale() && plan.kind() != SavePlan.Kind.TOUCH) {
+            throw staleBase(newerVersion);
+        }
+        if (othersWrote && with.lockingMode() == LockingMode.PESSIMISTIC && plan.collidesWith(newer.state())) {
+            throw new SessionConflictException(key.shortHex());
+        }
+        // Locking mode none: the last writer wins the whole session, but only while it exists.
+        StoredState.Builder next = with.lockingMode() == LockingMode.NONE ? plan.stateFromBase() : plan.onto(newer.state());
+        RowWrite write = with.writes().of(next, newerVersion + 1, plan.durability(), key);
+        with.tracking().beforeWrite(key, plan.current().id(), newer.state(), write.state(), plan.durability(), deadline);
+        if (!with.rows().replace(key, newerVersion, write, deadline)) {
+            return Optional.empty();
+        }
+        boolean merged = othersWrote && with.lockingMode() != LockingMode.NONE;
+        return Optional.of(written(write, merged ? SaveResult.MERGED : SaveResult.WRITTEN));
     }
 
     /**
@@ -160,9 +208,9 @@ final class SaveOperation {
         return new UserIndex.Entry(user, plan.current().creationTime(), key);
     }
 
-    private void giveBack(String lease) {
+    private void giveBack(String token) {
         try {
-            with.rows().dropLease(key, lease, deadline);
+            with.rows().dropLease(key, token, deadline);
         } catch (StoreUnavailableException e) {
             // The lease ends by its own TTL; what the caller needs is the save's own outcome or error.
         }

@@ -75,7 +75,7 @@ final class SessionProtocol implements SessionStore {
                 counters);
         this.with = new SaveOperation.Collaborators(rows, index,
                 new RowWrites(expiry, seal, settings.get(Setting.MAX_SESSION_BYTES), counters), counters, expiry, clock,
-                settings.get(Setting.LOCKING_MODE), tracking);
+                settings.get(Setting.LOCKING_MODE), tracking, new RowTurns());
         this.durabilities = SavePlan.Durabilities.of(settings);
         this.sweeper = expiryIndex.map(expiryRows -> new ExpirySweeper(new ExpirySweeper.Collaborators(expiryRows,
                 tracking, rows, index, expiry, clock, counters, this::newDeadline), keyScope, leaseTimeout,
