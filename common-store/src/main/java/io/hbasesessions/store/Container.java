@@ -18,6 +18,8 @@ public enum Container {
     /** A user of the store that is no container (a command-line tool): it sees every attribute. */
     NONE(List.of());
 
+    private static final Container[] ALL = values();
+
     private final List<String> internalPrefixes;
 
     Container(List<String> internalPrefixes) {
@@ -29,7 +31,7 @@ public enum Container {
         if (this == NONE) {
             return false;
         }
-        for (Container other : values()) {
+        for (Container other : ALL) {
             if (other != this && other.owns(attributeName)) {
                 return true;
             }
@@ -37,7 +39,13 @@ public enum Container {
         return false;
     }
 
+    /** Asked for every attribute a request reads: a loop over a few prefixes, no stream or array copy. */
     private boolean owns(String attributeName) {
-        return internalPrefixes.stream().anyMatch(attributeName::startsWith);
+        for (String prefix : internalPrefixes) {
+            if (attributeName.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
