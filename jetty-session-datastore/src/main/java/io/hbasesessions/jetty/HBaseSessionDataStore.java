@@ -144,10 +144,14 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         return store.revokeAll(user);
     }
 
-    /** Sessions are serialized, so activation listeners fire around every load and store. */
+    /**
+     * Sessions are serialized, but Jetty's passivation events for a passivating store read every attribute of every
+     * session at load and at release: {@link HBaseSessionCache} sends the events instead, for the values a request
+     * actually decodes ({@link ActivationEvents}).
+     */
     @Override
     public boolean isPassivating() {
-        return true;
+        return false;
     }
 
     /**
@@ -214,6 +218,11 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     private void failRequest(SessionStoreException failure, String what) {
         guard.current().ifPresent(request -> request.failed(failure));
         LOG.warn("{}: {}", what, failure.getMessage());
+    }
+
+    /** The request this thread serves saves its session before its response is committed, from now on. */
+    void guardCurrentRequest() {
+        guard.current();
     }
 
     /** The session the request this thread serves holds under {@code id}; null if none. */
