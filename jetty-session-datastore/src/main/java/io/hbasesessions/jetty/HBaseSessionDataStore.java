@@ -247,6 +247,8 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
             }
             if (session.getSessionData() instanceof HBaseSessionData data) {
                 save(session.getId(), data, data.getLastSaved());
+                // As Jetty's own store() would: its store when the request leaves the session is an update.
+                data.setLastSaved(System.currentTimeMillis());
             } else {
                 _context.getSessionManager().getSessionCache().getSessionDataStore()
                         .store(session.getId(), session.getSessionData());
@@ -279,6 +281,10 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
             } finally {
                 idsBeingRenewed.remove(oldId);
             }
+        } else if (!stored.isStored() && lastSaveTime > 0) {
+            // Jetty stored this data before, though not through this copy (another store instance wrote the row, or
+            // this store could not write it then): by Jetty's contract an update of the stored session, never a create.
+            result = availability.call(() -> store.saveWhole(current, data.getAllAttributes(), true));
         } else {
             result = availability.call(() -> store.save(stored, current));
         }
