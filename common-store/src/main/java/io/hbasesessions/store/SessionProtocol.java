@@ -55,7 +55,7 @@ final class SessionProtocol implements SessionStore {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
         this.webapp = webapp;
-        this.classRules = new ClassRules(webapp.classLoader(), settings.find(Setting.ATTRIBUTE_CLASS_FILTER));
+        this.classRules = ClassRules.of(settings, webapp.classLoader());
         ReadLimits limits = new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES));
         for (SerializerKind kind : SerializerKind.values()) {
             codecs.put(kind, kind.codec(classRules, limits));
@@ -412,11 +412,12 @@ final class SessionProtocol implements SessionStore {
     }
 
     /**
-     * The session in row {@code key} as it is stored, ended or not, read from the primary; every attribute
-     * decoded with this store's codecs (its deny list, class filter and bounds), each failure only that
-     * attribute's. For {@link StoreAdministration#inspect}.
+     * The session in row {@code key} as it is stored, ended or not, read from the primary. Attribute values are
+     * decoded only with {@code valueClasses}, under this store's class rules and bounds as values of the
+     * application whose classes that loader defines, each failure only that attribute's; without it each
+     * attribute shows the class its bytes name, and nothing of it is decoded. For {@link StoreAdministration#inspect}.
      */
-    SessionInspection inspect(SessionKey key, boolean withValues) {
+    SessionInspection inspect(SessionKey key, Optional<ClassLoader> valueClasses) {
         Optional<SessionRow> row;
         try {
             row = with.rows().read(key, newDeadline());
@@ -431,25 +432,28 @@ final class SessionProtocol implements SessionStore {
                 state.creationTime(), state.lastAccessTime(), state.maxInactiveInterval(),
                 with.expiry().isOverAt(state, now()), with.expiry().endOf(state),
                 state.login().map(SessionPrincipal::name), state.indexedUser(), state.toBytes().length);
-        SessionCodec codec = codecs.get(state.codec());
+        Optional<SessionCodec> decoding = valueClasses.map(loader -> state.codec().codec(
+                ClassRules.of(settings, loader), new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES))));
+        SessionCodec naming = codecs.get(state.codec());
         List<SessionInspection.Attribute> attributes = new ArrayList<>();
-        new TreeMap<>(state.attributeBytes()).forEach((name, bytes) ->
-                attributes.add(inspectAttribute(codec, name, bytes, withValues)));
+        new TreeMap<>(state.attributeBytes()).forEach((name, bytes) -> attributes.add(decoding
+                .map(codec -> inspectAttribute(codec, name, bytes))
+                .orElseGet(() -> new SessionInspection.Attribute(name, bytes.length, naming.className(bytes),
+                        Optional.empty(), Optional.empty()))));
         return new SessionInspection(key.hex(), true, Optional.empty(), Optional.of(metadata), attributes);
     }
 
-    private static SessionInspection.Attribute inspectAttribute(SessionCodec codec, String name, byte[] bytes,
-            boolean withValues) {
+    private static SessionInspection.Attribute inspectAttribute(SessionCodec codec, String name, byte[] bytes) {
         Object value;
         try {
             value = codec.decode(bytes);
         } catch (CodecException e) {
-            return new SessionInspection.Attribute(name, bytes.length, Optional.empty(),
+            return new SessionInspection.Attribute(name, bytes.length, codec.className(bytes),
                     Optional.of(printable(e.getMessage())), Optional.empty());
         }
         String valueClass = value == null ? "null" : value.getClass().getTypeName();
         return new SessionInspection.Attribute(name, bytes.length, Optional.of(valueClass), Optional.empty(),
-                withValues ? Optional.of(shown(value)) : Optional.empty());
+                Optional.of(shown(value)));
     }
 
     /** A value's text for an operator's terminal: its own {@code toString()} may fail or print anything. */

@@ -357,6 +357,10 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
         setSetting("attributeClassFilter", value);
     }
 
+    public void setAllowedAttributeClasses(String value) {
+        setSetting("allowedAttributeClasses", value);
+    }
+
     public void setMaxSessionBytes(String value) {
         setSetting("maxSessionBytes", value);
     }
