@@ -37,7 +37,8 @@ public enum Container {
         return false;
     }
 
-    private boolean owns(String attributeName) {
+    /** Whether {@code attributeName} is one this container keeps for itself. */
+    boolean owns(String attributeName) {
         return internalPrefixes.stream().anyMatch(attributeName::startsWith);
     }
 }

@@ -642,18 +642,24 @@ final class SessionProtocol implements SessionStore {
     /**
      * What the web application lets the store keep, of a class the attribute class filter allows: a value
      * the filter refuses would be refused when read back, so it lives on this node only (as Tomcat keeps
-     * values its own filter refuses from distribution).
+     * values its own filter refuses from distribution). So does a value the container keeps under its own
+     * attribute names (Tomcat's CSRF nonces, Jetty's saved FORM post) of a class the class rules refuse: the
+     * container's, not the application's, it would fail the request it was set in.
      */
     private boolean stores(String name, Object value) {
         if (!webapp.stores().test(name, value)) {
             return false;
         }
-        if (classRules.allowsValueOf(value.getClass())) {
+        Class<?> type = value.getClass();
+        String keptBecause = !classRules.allowsValueOf(type) ? "do not match attributeClassFilter"
+                : webapp.container().owns(name) && classRules.refusalToInstantiate(type) != null
+                        ? "are the container's own, and not a class session values may be of" : null;
+        if (keptBecause == null) {
             return true;
         }
-        if (classesKeptOnTheNode.add(value.getClass().getName())) {
-            LOG.log(Level.WARNING, "Attribute values of class {0} do not match attributeClassFilter: they are kept on "
-                    + "this node, not stored", value.getClass().getName());
+        if (classesKeptOnTheNode.add(type.getName())) {
+            LOG.log(Level.WARNING, "Attribute values of class {0} {1}: they are kept on this node, not stored",
+                    type.getName(), keptBecause);
         }
         return false;
     }

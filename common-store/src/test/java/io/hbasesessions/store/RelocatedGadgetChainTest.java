@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hbasesessions.store.RelocatedGadgets.Chain;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,25 +28,6 @@ class RelocatedGadgetChainTest {
 
     @TempDir
     Path work;
-
-    /** A gadget chain, and how a forger writes it. */
-    enum Chain {
-        PRIORITY_QUEUE_CC4(RelocatedGadgets::priorityQueue),
-        HASH_MAP_KEY_CC4(RelocatedGadgets::hashMapKey),
-        PRIORITY_QUEUE_CC3(RelocatedGadgets::commonsCollections3PriorityQueue);
-
-        private final Function<Path, Object> build;
-
-        Chain(Function<Path, Object> build) {
-            this.build = build;
-        }
-
-        byte[] forged(Path marker) {
-            return this == PRIORITY_QUEUE_CC3
-                    ? RelocatedGadgets.writtenWithUnsafeCommonsCollections3(() -> ForgedKryo.encode(build.apply(marker)))
-                    : ForgedKryo.encode(build.apply(marker));
-        }
-    }
 
     /** Where the web application's class loader finds this library and the shaded client. */
     enum Deployment { SERVER_CLASS_PATH, SHARED_CLASS_LOADER }

@@ -8,6 +8,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.hbase.thirdparty.org.apache.commons.collections4.Transformer;
 import org.apache.hbase.thirdparty.org.apache.commons.collections4.comparators.TransformingComparator;
 import org.apache.hbase.thirdparty.org.apache.commons.collections4.functors.ChainedTransformer;
@@ -26,6 +28,26 @@ import org.apache.hbase.thirdparty.org.apache.commons.collections4.map.LazyMap;
  * Nothing runs while a chain is built: it is armed once the value around it is complete.
  */
 public final class RelocatedGadgets {
+
+    /** A chain, and how a forger writes it. */
+    public enum Chain {
+        PRIORITY_QUEUE_CC4(RelocatedGadgets::priorityQueue),
+        HASH_MAP_KEY_CC4(RelocatedGadgets::hashMapKey),
+        PRIORITY_QUEUE_CC3(RelocatedGadgets::commonsCollections3PriorityQueue);
+
+        private final Function<Path, Object> build;
+
+        Chain(Function<Path, Object> build) {
+            this.build = build;
+        }
+
+        /** The Kryo bytes of the chain that touches {@code marker}, as someone who can write the table writes them. */
+        public byte[] forged(Path marker) {
+            return this == PRIORITY_QUEUE_CC3
+                    ? writtenWithUnsafeCommonsCollections3(() -> ForgedKryo.encode(build.apply(marker)))
+                    : ForgedKryo.encode(build.apply(marker));
+        }
+    }
 
     /** The relocated Commons Collections 3.2.2's switch that lets its InvokerTransformer be serialized at all. */
     private static final String CC3_UNSAFE_SERIALIZATION =
@@ -91,7 +113,7 @@ public final class RelocatedGadgets {
     }
 
     /** Runs {@code write} with the relocated Commons Collections 3.2.2 letting its InvokerTransformer be written. */
-    public static byte[] writtenWithUnsafeCommonsCollections3(java.util.function.Supplier<byte[]> write) {
+    private static byte[] writtenWithUnsafeCommonsCollections3(Supplier<byte[]> write) {
         System.setProperty(CC3_UNSAFE_SERIALIZATION, "true");
         try {
             return write.get();

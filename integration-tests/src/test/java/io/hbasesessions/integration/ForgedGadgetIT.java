@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.store.ForgedKryo;
 import io.hbasesessions.store.ForgedState;
 import io.hbasesessions.store.HBaseInspector;
 import io.hbasesessions.store.RelocatedGadgets;
+import io.hbasesessions.store.RelocatedGadgets.Chain;
 import io.hbasesessions.store.SerializerKind;
 import io.hbasesessions.store.SessionCodec;
 import io.hbasesessions.testing.Browser;
@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
@@ -46,25 +45,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ForgedGadgetIT {
 
     private static final Path MARKERS = Path.of("target", "it", "forged-gadget-markers").toAbsolutePath();
-
-    /** A chain, as a forger writes it. */
-    enum Chain {
-        CC4_PRIORITY_QUEUE(RelocatedGadgets::priorityQueue),
-        CC4_HASH_MAP_KEY(RelocatedGadgets::hashMapKey),
-        CC3_PRIORITY_QUEUE(RelocatedGadgets::commonsCollections3PriorityQueue);
-
-        private final Function<Path, Object> build;
-
-        Chain(Function<Path, Object> build) {
-            this.build = build;
-        }
-
-        byte[] forged(Path marker) {
-            return this == CC3_PRIORITY_QUEUE
-                    ? RelocatedGadgets.writtenWithUnsafeCommonsCollections3(() -> ForgedKryo.encode(build.apply(marker)))
-                    : ForgedKryo.encode(build.apply(marker));
-        }
-    }
 
     private final TestNodes nodes = new TestNodes("forged-gadgets");
     private final Map<String, Node> byName = new java.util.LinkedHashMap<>();
