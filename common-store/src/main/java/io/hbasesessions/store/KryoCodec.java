@@ -127,8 +127,11 @@ final class KryoCodec implements SessionCodec {
             Kryo kryo = pool.obtain();
             try {
                 Registration registration = kryo.getRegistration(classId - 2);
-                return Optional.ofNullable(registration).map(found -> found.getId() == PROXY_REGISTRATION
-                        ? "a dynamic proxy" : found.getType().getName());
+                return Optional.ofNullable(registration).map(found -> switch (found.getId()) {
+                    case PROXY_REGISTRATION -> "a dynamic proxy";
+                    case WHOLE_JAVA_REGISTRATION -> "a value written with Java serialization";
+                    default -> found.getType().getName();
+                });
             } finally {
                 pool.free(kryo);
             }
@@ -293,7 +296,7 @@ final class KryoCodec implements SessionCodec {
                     case PROXY_REGISTRATION -> attributeValueNext = true;
                     // Java serialization checks the value inside.
                     case WHOLE_JAVA_REGISTRATION -> { }
-                    default -> admitAsAttributeValue(Util.getWrapperClass(registration.getType()).getName());
+                    default -> admitted(Util.getWrapperClass(registration.getType()).getName(), true);
                 }
             }
             readingAttributeValue = false;
@@ -305,16 +308,12 @@ final class KryoCodec implements SessionCodec {
         protected Class getTypeByName(String className) {
             boolean attributeValue = readingAttributeValue;
             readingAttributeValue = false;
-            try {
-                return rules.admit(className, attributeValue);
-            } catch (ClassNotFoundException e) {
-                throw new KryoException("Unable to find class: " + className, e);
-            }
+            return admitted(className, attributeValue);
         }
 
-        private void admitAsAttributeValue(String className) {
+        private Class<?> admitted(String className, boolean attributeValue) {
             try {
-                rules.admit(className, true);
+                return rules.admit(className, attributeValue);
             } catch (ClassNotFoundException e) {
                 throw new KryoException("Unable to find class: " + className, e);
             }

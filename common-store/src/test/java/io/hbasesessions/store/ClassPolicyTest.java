@@ -6,13 +6,25 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.store.WarClassLoaderFixture.WarLoader;
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.minlog.Log;
+import com.esotericsoftware.reflectasm.MethodAccess;
 import java.io.File;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
+import org.objenesis.Objenesis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +90,38 @@ class ClassPolicyTest {
             assertTrue(refusal.contains("war.CartItem is not one of the web application's own classes"), refusal);
             assertEquals("book x2", codec(kind, webapp, "war.CartItem").decode(bytes).toString());
             assertEquals("book x2", codec(kind, webapp, "war.").decode(bytes).toString(), "a package allows its classes");
+        }
+    }
+
+    /**
+     * An application packed into one jar with this library (a shaded "uber jar"), where every class, its own and
+     * this library's, has one loader and one code source: a class of that jar is refused, whatever its name, so no
+     * class this library brings slips through under a name the rules do not list. Here the library is loaded a
+     * second time, from one directory holding its classes and the application's.
+     */
+    @Test
+    void aClassOfAJarThisLibraryShipsInIsRefusedWhateverItsName() throws Exception {
+        Path packed = Files.createDirectories(work.resolve("packed"));
+        try (WarLoader war = WarClassLoaderFixture.warLoader(work.resolve("war"))) {
+            copyTree(Path.of("target", "classes"), packed);
+            copyTree(work.resolve("war").resolve("classes"), packed);
+        }
+        List<URL> classPath = new ArrayList<>(List.of(packed.toUri().toURL()));
+        for (Class<?> dependency : List.of(Kryo.class, Objenesis.class, Log.class, MethodAccess.class)) {
+            classPath.add(dependency.getProtectionDomain().getCodeSource().getLocation());
+        }
+        try (URLClassLoader application = new URLClassLoader(classPath.toArray(URL[]::new),
+                ClassLoader.getPlatformClassLoader())) {
+            byte[] bytes = ForgedKryo.encode(WarClassLoaderFixture.newCartItem(application, "book", 1));
+            Class<?> kinds = application.loadClass(SerializerKind.class.getName());
+            Class<?> codecs = application.loadClass(SessionCodec.class.getName());
+            Object codec = codecs.getMethod("of", kinds, ClassLoader.class).invoke(null, kinds.getField("KRYO").get(null),
+                    application);
+            InvocationTargetException failure = assertThrows(InvocationTargetException.class,
+                    () -> codecs.getMethod("decode", byte[].class).invoke(codec, bytes));
+            String refusal = failure.getCause().getMessage();
+            assertTrue(refusal.contains("war.CartItem comes from " + packed.toUri().toURL().toExternalForm()
+                    + ", a jar hbase-sessions ships"), refusal);
         }
     }
 
@@ -148,6 +192,16 @@ class ClassPolicyTest {
                 assertEquals("{item=pen x1}", codec.decode(bytes).toString());
             }
             assertEquals(askedBefore, war.timesAskedFor("war.CartItem"), "the loader was asked for war.CartItem again");
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 }
