@@ -39,8 +39,8 @@ public enum Container {
         return false;
     }
 
-    /** Asked for every attribute a request reads: a loop over a few prefixes, no stream or array copy. */
-    private boolean owns(String attributeName) {
+    /** Whether {@code attributeName} is one this container keeps for itself; asked for every attribute a request reads. */
+    boolean owns(String attributeName) {
         for (String prefix : internalPrefixes) {
             if (attributeName.startsWith(prefix)) {
                 return true;

@@ -69,15 +69,15 @@ final class HBaseStoreAdministration implements StoreAdministration {
     }
 
     @Override
-    public SessionInspection inspect(String sessionId, boolean withValues) {
+    public SessionInspection inspect(String sessionId, Optional<ClassLoader> valueClasses) {
         SessionKey key = SessionKey.forLookup(settings.get(Setting.KEY_SCOPE), SessionIds.withoutRoute(sessionId))
                 .orElseThrow(() -> new IllegalArgumentException("That is not a session id: an id is 1 to "
                         + SessionIds.MAX_ID_CHARS + " letters, digits or _ + / = - (and an optional .route suffix)"));
-        return protocol().inspect(key, withValues);
+        return protocol().inspect(key, valueClasses);
     }
 
     @Override
-    public SessionInspection inspectRow(String rowKeyHex, boolean withValues) {
+    public SessionInspection inspectRow(String rowKeyHex, Optional<ClassLoader> valueClasses) {
         byte[] row;
         try {
             row = HexFormat.of().parseHex(rowKeyHex.trim());
@@ -86,7 +86,7 @@ final class HBaseStoreAdministration implements StoreAdministration {
         }
         SessionKey key = SessionKey.fromRow(row).orElseThrow(() -> new IllegalArgumentException(
                 "A row key is " + SessionKey.ROW_BYTES * 2 + " hex digits (the SHA-256 of keyScope and id)"));
-        return protocol().inspect(key, withValues);
+        return protocol().inspect(key, valueClasses);
     }
 
     @Override

@@ -60,7 +60,7 @@ final class SessionProtocol implements SessionStore {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
         this.webapp = webapp;
-        this.classRules = new ClassRules(webapp.classLoader(), settings.find(Setting.ATTRIBUTE_CLASS_FILTER));
+        this.classRules = ClassRules.of(settings, webapp.classLoader());
         ReadLimits limits = new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES));
         for (SerializerKind kind : SerializerKind.values()) {
             codecs.put(kind, kind.codec(classRules, limits));
@@ -476,11 +476,12 @@ final class SessionProtocol implements SessionStore {
     }
 
     /**
-     * The session in row {@code key} as it is stored, ended or not, read from the primary; every attribute
-     * decoded with this store's codecs (its deny list, class filter and bounds), each failure only that
-     * attribute's. For {@link StoreAdministration#inspect}.
+     * The session in row {@code key} as it is stored, ended or not, read from the primary. Attribute values are
+     * decoded only with {@code valueClasses}, under this store's class rules and bounds as values of the
+     * application whose classes that loader defines, each failure only that attribute's; without it each
+     * attribute shows the class its bytes name, and nothing of it is decoded. For {@link StoreAdministration#inspect}.
      */
-    SessionInspection inspect(SessionKey key, boolean withValues) {
+    SessionInspection inspect(SessionKey key, Optional<ClassLoader> valueClasses) {
         Optional<SessionRow> row;
         try {
             row = with.rows().read(key, newDeadline());
@@ -495,25 +496,28 @@ final class SessionProtocol implements SessionStore {
                 state.creationTime(), state.lastAccessTime(), state.maxInactiveInterval(),
                 with.expiry().isOverAt(state, now()), with.expiry().endOf(state),
                 state.login().map(SessionPrincipal::name), state.indexedUser(), state.toBytes().length);
-        SessionCodec codec = codecs.get(state.codec());
+        Optional<SessionCodec> decoding = valueClasses.map(loader -> state.codec().codec(
+                ClassRules.of(settings, loader), new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES))));
+        SessionCodec naming = codecs.get(state.codec());
         List<SessionInspection.Attribute> attributes = new ArrayList<>();
-        new TreeMap<>(state.attributeBytes()).forEach((name, bytes) ->
-                attributes.add(inspectAttribute(codec, name, bytes, withValues)));
+        new TreeMap<>(state.attributeBytes()).forEach((name, bytes) -> attributes.add(decoding
+                .map(codec -> inspectAttribute(codec, name, bytes))
+                .orElseGet(() -> new SessionInspection.Attribute(name, bytes.length, naming.className(bytes),
+                        Optional.empty(), Optional.empty()))));
         return new SessionInspection(key.hex(), true, Optional.empty(), Optional.of(metadata), attributes);
     }
 
-    private static SessionInspection.Attribute inspectAttribute(SessionCodec codec, String name, byte[] bytes,
-            boolean withValues) {
+    private static SessionInspection.Attribute inspectAttribute(SessionCodec codec, String name, byte[] bytes) {
         Object value;
         try {
             value = codec.decode(bytes);
         } catch (CodecException e) {
-            return new SessionInspection.Attribute(name, bytes.length, Optional.empty(),
+            return new SessionInspection.Attribute(name, bytes.length, codec.className(bytes),
                     Optional.of(printable(e.getMessage())), Optional.empty());
         }
         String valueClass = value == null ? "null" : value.getClass().getTypeName();
         return new SessionInspection.Attribute(name, bytes.length, Optional.of(valueClass), Optional.empty(),
-                withValues ? Optional.of(shown(value)) : Optional.empty());
+                Optional.of(shown(value)));
     }
 
     /** A value's text for an operator's terminal: its own {@code toString()} may fail or print anything. */
@@ -702,18 +706,24 @@ final class SessionProtocol implements SessionStore {
     /**
      * What the web application lets the store keep, of a class the attribute class filter allows: a value
      * the filter refuses would be refused when read back, so it lives on this node only (as Tomcat keeps
-     * values its own filter refuses from distribution).
+     * values its own filter refuses from distribution). So does a value the container keeps under its own
+     * attribute names (Tomcat's CSRF nonces, Jetty's saved FORM post) of a class the class rules refuse: the
+     * container's, not the application's, it would fail the request it was set in.
      */
     private boolean stores(String name, Object value) {
         if (!webapp.stores().test(name, value)) {
             return false;
         }
-        if (classRules.allowsValueOf(value.getClass())) {
+        Class<?> type = value.getClass();
+        String keptBecause = !classRules.allowsValueOf(type) ? "do not match attributeClassFilter"
+                : webapp.container().owns(name) && classRules.refusalToInstantiate(type) != null
+                        ? "are the container's own, and not a class session values may be of" : null;
+        if (keptBecause == null) {
             return true;
         }
-        if (classesKeptOnTheNode.add(value.getClass().getName())) {
-            LOG.log(Level.WARNING, "Attribute values of class {0} do not match attributeClassFilter: they are kept on "
-                    + "this node, not stored", value.getClass().getName());
+        if (classesKeptOnTheNode.add(type.getName())) {
+            LOG.log(Level.WARNING, "Attribute values of class {0} {1}: they are kept on this node, not stored",
+                    type.getName(), keptBecause);
         }
         return false;
     }

@@ -79,7 +79,7 @@ final class Unfolding {
             // The JDK's iteration is safe to run on a just-decoded value; an application's own may do anything.
             boolean collection = Collection.class.isAssignableFrom(type) && isJdkMethod(type, "iterator");
             boolean map = Map.class.isAssignableFrom(type) && isJdkMethod(type, "entrySet");
-            boolean entry = Map.Entry.class.isAssignableFrom(type) && KryoCodec.isJdkClass(type);
+            boolean entry = Map.Entry.class.isAssignableFrom(type) && ClassRules.isJdkClass(type);
             return new Shape(false, collection, map, entry, applicationFields(type));
         }
 
@@ -114,7 +114,7 @@ final class Unfolding {
         /** The reference fields an application class declares (the JDK's own are not accessible, nor needed). */
         private static List<Field> applicationFields(Class<?> type) {
             List<Field> fields = new ArrayList<>();
-            for (Class<?> c = type; c != null && !KryoCodec.isJdkClass(c); c = c.getSuperclass()) {
+            for (Class<?> c = type; c != null && !ClassRules.isJdkClass(c); c = c.getSuperclass()) {
                 for (Field field : c.getDeclaredFields()) {
                     if (!Modifier.isStatic(field.getModifiers()) && !field.getType().isPrimitive()
                             && field.trySetAccessible()) {
@@ -127,7 +127,7 @@ final class Unfolding {
 
         private static boolean isJdkMethod(Class<?> type, String name) {
             try {
-                return KryoCodec.isJdkClass(type.getMethod(name).getDeclaringClass());
+                return ClassRules.isJdkClass(type.getMethod(name).getDeclaringClass());
             } catch (NoSuchMethodException e) {
                 return false;
             }

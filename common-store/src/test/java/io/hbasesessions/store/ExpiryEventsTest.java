@@ -38,6 +38,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code expiryEvents} against a real HBase: the index is written only when a session's end moves into
@@ -308,11 +310,13 @@ class ExpiryEventsTest {
         }
     }
 
-    @Test
-    void withEncryptedStateTheStoredIdsAreUnreadableAndStillEnd(@TempDir Path work) throws Exception {
+    /** Issue #27: under hmac the ids were signed, not encrypted: whoever could read the table could take the sessions over. */
+    @ParameterizedTest
+    @EnumSource(value = StateProtection.class, names = {"HMAC", "ENCRYPT"})
+    void withAKeyTheStoredIdsAreUnreadableAndStillEnd(StateProtection protection, @TempDir Path work) throws Exception {
         Path keys = Files.write(work.resolve("keys"), List.of(StateSealTest.newKey()));
         MutableClock clock = new MutableClock(TestStores.START);
-        try (SessionStore store = TestStores.open(settings().set(Setting.STATE_PROTECTION, StateProtection.ENCRYPT)
+        try (SessionStore store = TestStores.open(settings().set(Setting.STATE_PROTECTION, protection)
                 .set(Setting.STATE_KEY_FILE, keys).build(), clock)) {
             List<String> ids = create(store, clock, 5);
             for (Result bucket : hbase.scan(namespace.table("session_expiry"))) {

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hbasesessions.testvalues.AttributeValues.Holder;
+import io.hbasesessions.testvalues.AttributeValues.JvmHashedKey;
+import io.hbasesessions.testvalues.AttributeValues.Point;
+import io.hbasesessions.testvalues.AttributeValues.Size;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -124,7 +128,7 @@ class SessionAttributesTest {
 
     @Test
     void readingAnImmutableValueNeverEncodesItAgain() {
-        SessionAttributes attributes = attributesOf(Map.of("user", "ada", "size", EnumSet.of(Size.S).iterator().next(),
+        SessionAttributes attributes = attributesOf(Map.of("user", "ada", "size", EnumSet.of(Size.SMALL).iterator().next(),
                 "point", new Point(1, 2)));
         attributes.get("user");
         attributes.get("size");
@@ -196,34 +200,5 @@ class SessionAttributesTest {
         assertTrue(attributes.changes("k").isEmpty());
         ((List<String>) attributes.get("cart")).add("ink");
         assertEquals(Set.of("cart"), attributes.changes("k").written().keySet());
-    }
-
-    enum Size { S }
-
-    /** A key whose hash depends on the JVM, as an enum's or an object's identity hash does. */
-    static final class JvmHashedKey implements java.io.Serializable {
-        private static final long serialVersionUID = 1L;
-        static int salt = 1;
-        final int id;
-
-        JvmHashedKey(int id) {
-            this.id = id;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof JvmHashedKey that && that.id == id;
-        }
-
-        @Override
-        public int hashCode() {
-            return (id * salt * 31) % 13;
-        }
-    }
-
-    record Point(int x, int y) {
-    }
-
-    record Holder(List<Object> values) implements java.io.Serializable {
     }
 }

@@ -57,7 +57,7 @@ class JettyDistributionIT {
                     "the store did not report its settings: see " + jetty.log());
         }
 
-        try (StoredSessions stored = new StoredSessions(hbase, KEY_SCOPE)) {
+        try (StoredSessions stored = new StoredSessions(hbase, KEY_SCOPE, stateKeys(jettyBase))) {
             assertTrue(stored.exists(browser.sessionId()), "the session is not in HBase while Jetty is down");
         }
 
@@ -66,6 +66,44 @@ class JettyDistributionIT {
             assertEquals(beforeRestart.get("session"), afterRestart.get("session"), "another session after the restart");
             assertEquals("3", afterRestart.get("item.book"), "the cart did not survive the restart: " + afterRestart);
             assertEquals("1", afterRestart.get("item.mug"), "the change in place did not survive the restart: " + afterRestart);
+        }
+    }
+
+    /**
+     * Issue #27: the module's jars were visible to every web application, so the Commons Collections relocated in
+     * HBase's client resolved through any WAR's class loader, and the store's own classes too. Now they are the
+     * server's hidden classes; only {@code SessionRevoker}, which the store hands each application, stays visible.
+     */
+    @SuppressWarnings("try") // the server only has to run while the browser asks
+    @ParameterizedTest(name = "Jetty {0}")
+    @ValueSource(strings = {"ee10", "ee11"})
+    void aWebApplicationSeesNeitherTheStoreNorTheLibrariesItCarries(String environment, EmbeddedHBase hbase)
+            throws Exception {
+        String version = System.getProperty("jetty.home.version");
+        Path jettyHome = Path.of(System.getProperty("distributions"), "jetty-home-" + version);
+        Path jettyBase = Path.of("target", "it", "jetty-base-hidden-" + environment).toAbsolutePath();
+        FileTrees.deleteRecursively(jettyBase);
+        installAsReadmeSays(jettyHome, jettyBase, environment, hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
+        Files.copy(Path.of(System.getProperty("test.war")), jettyBase.resolve("webapps/app.war"));
+        int port = ServerProcess.freePort();
+        URI app = URI.create("http://127.0.0.1:" + port + "/app/");
+
+        // Jetty starts its connector once every web application is deployed: the shop answering means both are.
+        try (ServerProcess jetty = start(jettyHome, jettyBase, port, "hidden-classes.log",
+                URI.create("http://127.0.0.1:" + port + "/shop/"))) {
+            Browser browser = new Browser();
+            for (String hidden : List.of(
+                    "org.apache.hbase.thirdparty.org.apache.commons.collections4.functors.InvokerTransformer",
+                    "org.apache.hadoop.hbase.shaded.org.apache.commons.collections.functors.InvokerTransformer",
+                    "com.esotericsoftware.kryo.Kryo", "org.objenesis.ObjenesisStd",
+                    "io.hbasesessions.store.OpenStores", "io.hbasesessions.jetty.HBaseSessionDataStore")) {
+                assertEquals("false", browser.get(app.resolve("classes"), "name=" + hidden).expect(200).value("visible"),
+                        "a web application on Jetty " + environment + " loads " + hidden);
+            }
+            assertEquals("true", browser.get(app.resolve("classes"), "name=io.hbasesessions.api.SessionRevoker")
+                    .expect(200).value("visible"));
+            assertEquals("0", browser.get(app.resolve("session"), "op=revoke-all&user=nobody").expect(200)
+                    .value("revoked"), "the store's SessionRevoker still reaches the application");
         }
     }
 
@@ -85,9 +123,18 @@ class JettyDistributionIT {
                 "the module's session cache and store are not configured:\n" + configuration);
         assertFalse(configuration.contains("session-cache-hash") || configuration.contains("session-cache-null"),
                 "a session cache module other than the store's own is enabled:\n" + configuration);
+        // README's openssl command writes the same: the base64 of 32 random bytes.
+        Path keys = TestNodes.writeStateKey(stateKeys(jettyBase));
         Files.writeString(jettyBase.resolve("start.d/session-store-hbase.ini"),
-                "jetty.session.hbase.zookeeperQuorum=" + zookeeperQuorum + "\n", StandardOpenOption.APPEND);
+                "jetty.session.hbase.zookeeperQuorum=" + zookeeperQuorum + "\n"
+                        + "jetty.session.hbase.stateProtection=hmac\n"
+                        + "jetty.session.hbase.stateKeyFile=" + keys + "\n", StandardOpenOption.APPEND);
         Files.copy(Path.of(System.getProperty("shop.war")), jettyBase.resolve("webapps/shop.war"));
+    }
+
+    /** Where this test keeps the key file README puts in /etc/hbase-sessions/. */
+    private static Path stateKeys(Path jettyBase) {
+        return jettyBase.resolve("etc/hbase-sessions/state-keys");
     }
 
     /** Runs {@code start.jar} with {@code argument} to its end and returns its output. */

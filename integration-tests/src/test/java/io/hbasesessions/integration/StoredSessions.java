@@ -9,6 +9,7 @@ import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.Webapp;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -33,9 +34,10 @@ final class StoredSessions implements AutoCloseable {
         this.store = SessionStores.open(built, new Webapp(StoredSessions.class.getClassLoader(), Container.NONE));
     }
 
-    /** HBase's default tables under {@code keyScope}. */
-    StoredSessions(EmbeddedHBase hbase, String keyScope) {
-        this(Map.of("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort(), "keyScope", keyScope));
+    /** HBase's default tables under {@code keyScope}, their cells protected with the keys of {@code stateKeyFile}. */
+    StoredSessions(EmbeddedHBase hbase, String keyScope, Path stateKeyFile) {
+        this(Map.of("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort(), "keyScope", keyScope,
+                "stateProtection", "hmac", "stateKeyFile", stateKeyFile.toString()));
     }
 
     /** Whether a live session has this id (a route suffix is not part of it). */

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The real Tomcat distribution with this build's drop-in jar, installed exactly as README.md tells a
  * user; Tomcat runs as {@code bin/catalina.sh run} and deploys the shop WAR from {@code webapps/}.
  * The shop's session (a cart, then a login) is in HBase while Tomcat is down, and all of it is back
- * after the restart.
+ * after the restart. As README says, the cells are protected ({@code stateProtection=hmac}).
  */
 @ExtendWith(HBaseExtension.class)
 class TomcatDistributionIT {
@@ -56,7 +56,7 @@ class TomcatDistributionIT {
                     "the manager did not report its settings: see " + tomcat.log());
         }
 
-        try (StoredSessions stored = new StoredSessions(hbase, KEY_SCOPE)) {
+        try (StoredSessions stored = new StoredSessions(hbase, KEY_SCOPE, stateKeys(catalinaBase))) {
             assertNotEquals(anonymousSessionId, browser.sessionId(), "the login did not rotate the session id");
             assertTrue(stored.exists(browser.sessionId()), "the session is not in HBase while Tomcat is down");
             assertFalse(stored.exists(anonymousSessionId), "the session is still stored under its id from before the login");
@@ -75,9 +75,12 @@ class TomcatDistributionIT {
     private static void installAsReadmeSays(Path catalinaBase, String zookeeperQuorum) throws IOException {
         Path jar = Path.of(System.getProperty("tomcat.dropin.jar"));
         Files.copy(jar, catalinaBase.resolve("lib").resolve(jar.getFileName()));
+        // README's openssl command writes the same: the base64 of 32 random bytes.
+        Path keys = TestNodes.writeStateKey(stateKeys(catalinaBase));
         FileTrees.replaceOnce(catalinaBase.resolve("conf/context.xml"), "</Context>",
                 "    <Manager className=\"io.hbasesessions.tomcat.HBaseSessionManager\" zookeeperQuorum=\""
-                        + zookeeperQuorum + "\"/>\n</Context>");
+                        + zookeeperQuorum + "\"\n             stateProtection=\"hmac\" stateKeyFile=\"" + keys
+                        + "\"/>\n</Context>");
         // Optional in README.md, but a start takes seconds longer per web application without it.
         FileTrees.replaceOnce(catalinaBase.resolve("conf/catalina.properties"),
                 "tomcat.util.scan.StandardJarScanFilter.jarsToSkip=\\\n",
@@ -86,6 +89,11 @@ class TomcatDistributionIT {
         FileTrees.replaceOnce(catalinaBase.resolve("conf/tomcat-users.xml"), "</tomcat-users>",
                 "  <user username=\"alice\" password=\"demo\" roles=\"\"/>\n</tomcat-users>");
         Files.copy(Path.of(System.getProperty("shop.war")), catalinaBase.resolve("webapps/shop.war"));
+    }
+
+    /** Where this test keeps the key file README puts in /etc/hbase-sessions/. */
+    private static Path stateKeys(Path catalinaBase) {
+        return catalinaBase.resolve("conf/hbase-sessions/state-keys");
     }
 
     /** Not a README step: a free HTTP port instead of 8080, and no shutdown port (SIGTERM stops Tomcat). */

@@ -69,6 +69,7 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     private SessionStore store;
     private StoreAvailability availability;
     private StoreMBean.Registration mbean;
+    private ClassLoader applicationClassLoader;
 
     /**
      * @param namedSettings store settings by their configuration names ({@code zookeeperQuorum},
@@ -404,7 +405,15 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         return data;
     }
 
+    /** As {@link HBaseSessionDataStoreFactory#setApplicationClassLoader}; null: the context's. */
+    void setApplicationClassLoader(ClassLoader loader) {
+        this.applicationClassLoader = loader;
+    }
+
     private ClassLoader webappClassLoader() {
+        if (applicationClassLoader != null) {
+            return applicationClassLoader;
+        }
         ClassLoader contextLoader = _context.getContext() == null ? null : _context.getContext().getClassLoader();
         return contextLoader != null ? contextLoader : Thread.currentThread().getContextClassLoader();
     }

@@ -63,6 +63,7 @@ public class HBaseSessionManager extends ManagerBase {
     private volatile StoreSettings settings;
     private volatile SessionStore store;
     private StoreMBean.Registration mbean;
+    private ClassLoader applicationClassLoader;
 
     public HBaseSessionManager() {
         // Another node must recognise a FORM or programmatic login, so the login is stored by default
@@ -78,6 +79,15 @@ public class HBaseSessionManager extends ManagerBase {
      */
     public boolean setProperty(String name, String value) {
         return configured.set(name, value);
+    }
+
+    /**
+     * For an embedded Tomcat whose application classes are on the class path the server itself was started
+     * from (Spring Boot): the loader that defines them. The store admits attribute classes of the application's
+     * own loader only; unset, that is the context's web application class loader, which defines a WAR's classes.
+     */
+    public void setApplicationClassLoader(ClassLoader loader) {
+        this.applicationClassLoader = loader;
     }
 
     @Override
@@ -111,8 +121,9 @@ public class HBaseSessionManager extends ManagerBase {
         Context context = getContext();
         settings = configured.resolve(context, getSessionAttributeValueClassNameFilter());
         try {
-            store = SessionStores.open(settings, new Webapp(context.getLoader().getClassLoader(), Container.TOMCAT,
-                    this::storesAttribute));
+            ClassLoader application = applicationClassLoader != null ? applicationClassLoader
+                    : context.getLoader().getClassLoader();
+            store = SessionStores.open(settings, new Webapp(application, Container.TOMCAT, this::storesAttribute));
             mbean = StoreMBean.register(store, settings, "Tomcat/" + getEngine().getName(),
                     context.getParent().getName() + (context.getPath().isEmpty() ? "/" : context.getPath()));
         } catch (SessionStoreException e) {
