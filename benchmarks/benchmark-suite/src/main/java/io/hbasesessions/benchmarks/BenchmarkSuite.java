@@ -124,9 +124,12 @@ public final class BenchmarkSuite {
                 new HttpBenchmark(candidates(quorum, work, notRun), notRun, loadGenerator(work), hbase::pid, work.resolve("http"),
                         output.resolve("http.tsv"), options.profile(), sizes.httpSessions)
                         .run(report, sizes.httpWarmup, sizes.httpMeasured);
-                new HotSessionBenchmark(tomcatHBase(quorum), jettyHBase(quorum), loadGenerator(work), hbase::pid,
-                        work.resolve("http")).run(report, sizes.httpWarmup, sizes.httpMeasured);
                 laps.end("http");
+            }
+            if (options.parts().contains("hot")) {
+                new HotSessionBenchmark(tomcatHBase(quorum), jettyHBase(quorum), loadGenerator(work), hbase::pid,
+                        work.resolve("hot")).run(report, sizes.httpWarmup, sizes.httpMeasured);
+                laps.end("hot");
             }
             // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.
             if (options.parts().contains("scale")) {
