@@ -1,6 +1,8 @@
 package io.hbasesessions.store;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,7 +17,12 @@ import java.util.Optional;
 final class SaveOperation {
 
     private static final int MAX_MERGE_ATTEMPTS = 50;
-    private static final Backoff BACKOFF = new Backoff(2, 100);
+    /**
+     * Between merges of one save: short, because the saves of this row from this node wait in its turn meanwhile,
+     * and a long pause only lets the other nodes' saves win again (issue #29: a 100 ms cap gave a p99 of seconds
+     * with two nodes writing one session). At most one save per node contends for a row.
+     */
+    private static final Backoff BACKOFF = new Backoff(1, 10);
 
     /** What every save works with. */
     record Collaborators(SessionRows rows, UserIndex index, RowWrites writes, LiveCounters counters,
@@ -54,7 +61,7 @@ final class SaveOperation {
                     plan.newUser().ifPresent(user -> with.index().add(entry(user), deadline));
                     // Under a pessimistic lease this request is the row's only writer already.
                     SaveResult result = lease != null && with.lockingMode() == LockingMode.PESSIMISTIC ? underLease()
-                            : with.turns().inTurn(key, deadline, this::inTurn);
+                            : with.turns().inTurn(key, deadline, this, SaveOperation::writeInTurn);
                     if (result != SaveResult.GONE) {
                         plan.previousUser().ifPresent(user -> with.index().remove(entry(user), deadline));
                     }
@@ -80,6 +87,28 @@ final class SaveOperation {
         return afterConflict();
     }
 
+    /**
+     * The saves whose turn came, in one write when there are several ({@link RowTurns}); each completed. In
+     * pessimistic mode (a save without a lease, which a load took) each goes alone, its collisions its own.
+     */
+    private static void writeInTurn(RowTurns.Turn turn, List<RowTurns.Waiting<SaveOperation>> saves) {
+        if (saves.size() == 1 || saves.get(0).save().with.lockingMode() == LockingMode.PESSIMISTIC) {
+            eachAlone(turn, saves);
+        } else {
+            saves.get(0).save().writeTogether(turn, saves);
+        }
+    }
+
+    private static void eachAlone(RowTurns.Turn turn, List<RowTurns.Waiting<SaveOperation>> saves) {
+        for (RowTurns.Waiting<SaveOperation> waiting : saves) {
+            try {
+                waiting.complete(waiting.save().inTurn(turn));
+            } catch (RuntimeException e) {
+                waiting.fail(e);
+            }
+        }
+    }
+
     /** In the row's turn: from what this node wrote last, when that is newer than what the request loaded. */
     private SaveResult inTurn(RowTurns.Turn turn) {
         Optional<SessionRow> writtenHere = turn.writtenAfter(session.version());
@@ -98,6 +127,108 @@ final class SaveOperation {
         turn.written(result == SaveResult.GONE || result == SaveResult.UNCHANGED ? Optional.empty()
                 : Optional.of(new SessionRow(session.state(), session.version(), false)));
         return result;
+    }
+
+    /**
+     * This save (the first of {@code saves}) writes the changes of all of them in one write, in their order, on top
+     * of the newest state this node knows, and on top of a newer one each time another node got in first. A copy read
+     * from a secondary that is behind fails alone; when together they are too large to store, each is saved alone,
+     * so that only the one that does not fit fails.
+     */
+    private void writeTogether(RowTurns.Turn turn, List<RowTurns.Waiting<SaveOperation>> saves) {
+        SessionRow base = newest(turn, saves);
+        List<RowTurns.Waiting<SaveOperation>> together = new ArrayList<>();
+        for (RowTurns.Waiting<SaveOperation> waiting : saves) {
+            SaveOperation save = waiting.save();
+            if (save.session.isStale() && save.plan.kind() != SavePlan.Kind.TOUCH
+                    && save.session.version() != base.version()) {
+                waiting.fail(save.staleBase(base.version()));
+            } else {
+                together.add(waiting);
+            }
+        }
+        if (together.isEmpty()) {
+            return;
+        }
+        Optional<RowWrite> written;
+        try {
+            written = writeAllOnto(base, together);
+            for (int attempt = 1; written.isEmpty(); attempt++) {
+                Optional<SessionRow> newer = readLive();
+                if (newer.isEmpty()) {
+                    turn.written(Optional.empty());
+                    together.forEach(waiting -> waiting.complete(SaveResult.GONE));
+                    return;
+                }
+                base = newer.get();
+                written = writeAllOnto(base, together);
+                if (written.isEmpty()) {
+                    with.counters().increment(StoreCounter.CONFLICT_RETRIES);
+                    if (attempt >= MAX_MERGE_ATTEMPTS || !BACKOFF.pauseBefore(attempt, deadline)) {
+                        throw gaveUp();
+                    }
+                }
+            }
+        } catch (SessionTooLargeException e) {
+            eachAlone(turn, together);
+            return;
+        }
+        RowWrite write = written.get();
+        boolean touchesOnly = together.stream().allMatch(waiting -> waiting.save().plan.kind() == SavePlan.Kind.TOUCH);
+        with.writes().count(touchesOnly ? StoreCounter.TOUCHES : StoreCounter.FULL_WRITES, write);
+        for (int i = 0; i < together.size(); i++) {
+            SaveOperation save = together.get(i).save();
+            boolean othersWrote = i > 0 || save.session.version() != base.version();
+            if (othersWrote) {
+                with.counters().increment(StoreCounter.CONFLICTS);
+            }
+            save.session.written(write.state().record(save.plan.current().id()), write, save.plan.changes());
+            together.get(i).complete(touchesOnly ? SaveResult.TOUCHED
+                    : othersWrote && with.lockingMode() != LockingMode.NONE ? SaveResult.MERGED : SaveResult.WRITTEN);
+        }
+        turn.written(Optional.of(new SessionRow(write.state(), write.version(), false)));
+    }
+
+    /** The newest state this node knows of the row: what it wrote last, or the newest any of the saves loaded. */
+    private static SessionRow newest(RowTurns.Turn turn, List<RowTurns.Waiting<SaveOperation>> saves) {
+        SessionRow newest = null;
+        for (RowTurns.Waiting<SaveOperation> waiting : saves) {
+            StoredSession loaded = waiting.save().session;
+            if (newest == null || loaded.version() > newest.version()) {
+                newest = new SessionRow(loaded.state(), loaded.version(), false);
+            }
+        }
+        return turn.writtenAfter(newest.version()).orElse(newest);
+    }
+
+    /** One write of every save's plan onto {@code base}, in order; empty if another write got in first. */
+    private Optional<RowWrite> writeAllOnto(SessionRow base, List<RowTurns.Waiting<SaveOperation>> saves) {
+        StoredState state = base.state();
+        StoredState.Builder next = null;
+        WriteDurability durability = null;
+        for (RowTurns.Waiting<SaveOperation> waiting : saves) {
+            SavePlan each = waiting.save().plan;
+            // Locking mode none: the last writer wins the whole session.
+            next = with.lockingMode() == LockingMode.NONE ? each.stateFromBase() : each.onto(state);
+            state = next.build();
+            durability = durability == null ? each.durability() : stronger(durability, each.durability());
+        }
+        RowWrite write = with.writes().of(next, base.version() + 1, durability, key);
+        with.tracking().beforeWrite(key, plan.current().id(), base.state(), write.state(), durability, deadline);
+        return with.rows().replace(key, base.version(), write, deadline) ? Optional.of(write) : Optional.empty();
+    }
+
+    /** The durability that loses no less than either: the table's default counts as SYNC_WAL, HBase's default. */
+    private static WriteDurability stronger(WriteDurability one, WriteDurability other) {
+        return strength(one) >= strength(other) ? one : other;
+    }
+
+    private static int strength(WriteDurability durability) {
+        return switch (durability) {
+            case ASYNC_WAL -> 0;
+            case USE_DEFAULT, SYNC_WAL -> 1;
+            case FSYNC_WAL -> 2;
+        };
     }
 
     /** Writes {@code write}; empty if another write got in first. */
@@ -151,7 +282,11 @@ final class SaveOperation {
                 break;
             }
         }
-        throw new StoreUnavailableException("Other writers kept changing this session; the save gave up within "
+        throw gaveUp();
+    }
+
+    private StoreUnavailableException gaveUp() {
+        return new StoreUnavailableException("Other writers kept changing this session; the save gave up within "
                 + "operationTimeoutMillis=" + deadline.budgetMillis(), key.shortHex(), null);
     }
 

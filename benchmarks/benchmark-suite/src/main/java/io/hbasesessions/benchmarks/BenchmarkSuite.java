@@ -128,7 +128,7 @@ public final class BenchmarkSuite {
             }
             if (options.parts().contains("hot")) {
                 new HotSessionBenchmark(tomcatHBase(quorum), jettyHBase(quorum), loadGenerator(work), hbase::pid,
-                        work.resolve("hot")).run(report, sizes.httpWarmup, sizes.httpMeasured);
+                        work.resolve("hot"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
                 laps.end("hot");
             }
             // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.

@@ -29,15 +29,20 @@ public final class HotSessionBenchmark {
     private final LoadGenerator load;
     private final LongSupplier hbasePid;
     private final Path workDirectory;
+    private final boolean profile;
 
-    /** {@code first} and {@code second}: the two nodes' HBase candidates, on one table and key scope. */
+    /**
+     * {@code first} and {@code second}: the two nodes' HBase candidates, on one table and key scope; with
+     * {@code profile} each node records a JFR profile.
+     */
     public HotSessionBenchmark(Candidate first, Candidate second, LoadGenerator load, LongSupplier hbasePid,
-            Path workDirectory) {
+            Path workDirectory, boolean profile) {
         this.first = first;
         this.second = second;
         this.load = load;
         this.hbasePid = hbasePid;
         this.workDirectory = workDirectory;
+        this.profile = profile;
     }
 
     private record Row(String writers, List<LoadResult> loads, Map<String, Long> counters, Duration hbaseCpu) {
@@ -50,8 +55,10 @@ public final class HotSessionBenchmark {
             return loads.stream().mapToDouble(LoadResult::requestsPerSecond).sum();
         }
 
-        double worstP50() {
-            return loads.stream().mapToDouble(LoadResult::p50Millis).max().orElseThrow();
+        /** Each node's p50 and p99, in the order of the nodes. */
+        String perNode() {
+            return String.join(" / ", loads.stream().map(load -> Report.number(load.p50Millis()) + ", "
+                    + Report.number(load.p99Millis())).toList());
         }
 
         double worstP99() {
@@ -62,9 +69,8 @@ public final class HotSessionBenchmark {
             return loads.stream().mapToLong(LoadResult::errors).sum();
         }
 
-        double perWrite(String counter) {
-            long writes = counters.get("sessionWrites");
-            return writes == 0 ? Double.NaN : (double) counters.get(counter) / writes;
+        double perRequest(String counter) {
+            return (double) counters.get(counter) / requests();
         }
     }
 
@@ -82,19 +88,22 @@ public final class HotSessionBenchmark {
         Row single = rows.get(0);
         List<List<String>> cells = new ArrayList<>();
         for (Row row : rows) {
-            cells.add(Report.cells(row.writers(), Report.number(row.requestsPerSecond()), Report.number(row.worstP50()),
+            cells.add(Report.cells(row.writers(), Report.number(row.requestsPerSecond()), row.perNode(),
                     Report.number(row.worstP99()), Report.ratio(row.worstP99(), single.worstP99()), row.errors(),
-                    Report.number(row.perWrite("conflicts")), Report.number(row.perWrite("conflictRetries")),
+                    Report.number(row.perRequest("conflicts")), Report.number(row.perRequest("conflictRetries")),
+                    Report.number(row.perRequest("sessionWrites")),
                     Report.number(row.hbaseCpu().toNanos() / 1_000.0 / row.requests())));
         }
-        report.table(List.of("writers", "req/s", "p50 ms (worse node)", "p99 ms (worse node)", "p99 vs one writer",
-                "failed requests", "conflicts per write", "retries per write", "HBase CPU µs/req"), cells);
+        report.table(List.of("writers", "req/s", "p50, p99 ms per node", "p99 ms (worse node)", "p99 vs one writer",
+                "failed requests", "conflicts per request", "retries per request", "HBase writes per request",
+                "HBase CPU µs/req"), cells);
         report.note(first.label() + " and " + second.label() + " on one table; every request changes the session's "
                 + "visit counter and cart (write every request), all with one session's cookie. Load generator: "
                 + load.name() + "; warm-up " + Report.seconds(warmup) + " s, measured " + Report.seconds(measured)
-                + " s per row, the nodes' loads at the same time. A conflict costs a read of the newer version and "
-                + "one more conditional write; a retry, another pair. Target (issue #29): no failed request, p99 at "
-                + "most 5x one writer's.");
+                + " s per row, the nodes' loads at the same time. A save that waited for its node's previous write starts "
+                + "from it (a conflict, no read); a node writes the changes of all its saves waiting for the row in "
+                + "one write; when another node wrote in between, that write reads the row and tries again (a retry "
+                + "when that fails too). Target (issue #29): no failed request, p99 at most 5x one writer's.");
     }
 
     private Row measure(String writers, List<ControlledNode> nodes, Traffic traffic, Duration warmup,
@@ -130,6 +139,6 @@ public final class HotSessionBenchmark {
 
     private ControlledNode start(Candidate candidate) throws Exception {
         return ControlledNode.start(candidate, workDirectory.resolve(candidate.name() + "-hot"),
-                workDirectory.resolve(candidate.name() + "-hot.log"), false);
+                workDirectory.resolve(candidate.name() + "-hot.log"), profile);
     }
 }
