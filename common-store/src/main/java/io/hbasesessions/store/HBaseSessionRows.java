@@ -119,14 +119,15 @@ final class HBaseSessionRows implements SessionRows {
     }
 
     @Override
-    public Optional<RowWrite> insert(SessionKey key, RowWrite fresh, RowWrite overEnd, Deadline deadline) {
-        // At most one condition holds, and the region server checks each under the row's lock.
-        List<CheckAndMutateResult> results = calls.await(table.checkAndMutateAll(List.of(
-                CheckAndMutate.newBuilder(key.row()).ifNotExists(FAMILY, STATE).build(put(key, fresh)),
-                CheckAndMutate.newBuilder(key.row()).ifEquals(FAMILY, STATE, ENDED).build(put(key, overEnd)))),
-                deadline, key, "writing the new session");
-        return results.get(0).isSuccess() ? Optional.of(fresh)
-                : results.get(1).isSuccess() ? Optional.of(overEnd) : Optional.empty();
+    public boolean insert(SessionKey key, RowWrite write, Deadline deadline) {
+        return conditional(CheckAndMutate.newBuilder(key.row()).ifNotExists(FAMILY, STATE).build(put(key, write)), key,
+                deadline);
+    }
+
+    @Override
+    public boolean insertOverEnd(SessionKey key, RowWrite write, Deadline deadline) {
+        return conditional(CheckAndMutate.newBuilder(key.row()).ifEquals(FAMILY, STATE, ENDED).build(put(key, write)),
+                key, deadline);
     }
 
     @Override

@@ -234,10 +234,14 @@ final class SessionProtocol implements SessionStore {
     private Optional<RowWrite> insert(SessionKey key, SavePlan plan, Deadline deadline) {
         long version = ThreadLocalRandom.current().nextLong(1, FIRST_VERSIONS);
         RowWrite fresh = with.writes().of(plan.stateFromBase(), version, durabilities.lifecycle(), key);
+        with.tracking().beforeWrite(key, plan.current().id(), null, fresh.state(), durabilities.lifecycle(), deadline);
+        if (with.rows().insert(key, fresh, deadline)) {
+            return Optional.of(fresh);
+        }
+        // Over the end of a session with this id, which may hide cells of it: without a cell TTL, this one outlives them.
         RowWrite overEnd = with.writes().of(plan.stateFromBase().cellTtlMillis(Long.MAX_VALUE), version,
                 durabilities.lifecycle(), key);
-        with.tracking().beforeWrite(key, plan.current().id(), null, fresh.state(), durabilities.lifecycle(), deadline);
-        return with.rows().insert(key, fresh, overEnd, deadline);
+        return with.rows().insertOverEnd(key, overEnd, deadline) ? Optional.of(overEnd) : Optional.empty();
     }
 
     /** A row still holding a session whose end has passed (HBase drops cells only after their TTL) is written over. */

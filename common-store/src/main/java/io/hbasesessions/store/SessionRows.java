@@ -41,12 +41,11 @@ interface SessionRows {
     /** The rows of many sessions, in the order of {@code keys}; unreadable rows are empty. */
     List<Optional<SessionRow>> readAll(List<SessionKey> keys, Deadline deadline);
 
-    /**
-     * Writes a new session, in one call: {@code fresh} into a row that holds nothing (never written, or every
-     * cell expired), or {@code overEnd} over the end marker of a session that ended there. Returns the one
-     * written, or empty if the row holds a session (live or not: the caller decides).
-     */
-    Optional<RowWrite> insert(SessionKey key, RowWrite fresh, RowWrite overEnd, Deadline deadline);
+    /** Writes a new session into a row that holds nothing (never written, or every cell expired); false otherwise. */
+    boolean insert(SessionKey key, RowWrite write, Deadline deadline);
+
+    /** Writes a new session over the end marker of a session that ended in the row; false if it holds anything else. */
+    boolean insertOverEnd(SessionKey key, RowWrite write, Deadline deadline);
 
     /** Writes over exactly {@code expectedVersion}; false if another write got in first or the row is gone. */
     boolean replace(SessionKey key, long expectedVersion, RowWrite write, Deadline deadline);
