@@ -119,7 +119,7 @@ final class ExpirySweeper {
             // Gone (invalidated, revoked, moved to a new id) or live (its end moved into a later bucket).
             if (row.isEmpty() || !with.expiry().isOverAt(row.get().state(), now)) {
                 done.add(entry);
-            } else if (with.rows().end(entry.session(), row.get().version(), deadline)) {
+            } else if (with.rows().end(entry.session(), row.get(), deadline)) {
                 ended.add(endedSessions.of(ids.get(i), entry.session(), row.get()));
                 done.add(entry);
                 with.counters().increment(StoreCounter.EXPIRED_BY_SWEEP);

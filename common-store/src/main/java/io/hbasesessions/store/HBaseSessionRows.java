@@ -40,7 +40,7 @@ final class HBaseSessionRows implements SessionRows {
      * The state cell of a session that ended ({@link SessionRows}): one zero byte, which no state the store writes
      * is (a state cell starts with a format byte that is never zero and holds a checksum). Not empty: HBase takes
      * an empty expected value for "missing or empty", and a create must tell a row that never held a session from
-     * one where a session ended. It has no cell TTL, so it outlives every cell it hides.
+     * one where a session ended.
      */
     static final byte[] ENDED = {0};
     /** Attempts to end an unreadable row while its version cell keeps changing under it. */
@@ -147,17 +147,13 @@ final class HBaseSessionRows implements SessionRows {
     }
 
     @Override
-    public boolean end(SessionKey key, long expectedVersion, Deadline deadline) {
-        return conditional(CheckAndMutate.newBuilder(key.row())
-                .ifEquals(FAMILY, VERSION, Bytes.toBytes(expectedVersion)).build(endMarker(key, expectedVersion + 1)),
-                key, deadline);
+    public boolean end(SessionKey key, SessionRow session, Deadline deadline) {
+        return conditional(endOf(key, session), key, deadline);
     }
 
     @Override
     public List<SessionKey> endAll(List<Ending> endings, Deadline deadline) {
-        List<CheckAndMutate> ends = endings.stream().map(ending -> CheckAndMutate.newBuilder(ending.key().row())
-                .ifEquals(FAMILY, VERSION, Bytes.toBytes(ending.version()))
-                .build(endMarker(ending.key(), ending.version() + 1))).toList();
+        List<CheckAndMutate> ends = endings.stream().map(ending -> endOf(ending.key(), ending.session())).toList();
         List<CheckAndMutateResult> results = calls.await(table.checkAndMutateAll(ends), deadline, null,
                 "ending " + endings.size() + " sessions");
         List<SessionKey> changed = new ArrayList<>();
@@ -177,7 +173,8 @@ final class HBaseSessionRows implements SessionRows {
             CheckAndMutate.Builder unchanged = CheckAndMutate.newBuilder(key.row());
             CheckAndMutate end = (version == null ? unchanged.ifNotExists(FAMILY, VERSION)
                     : unchanged.ifEquals(FAMILY, VERSION, version))
-                    .build(endMarker(key, version != null && version.length == Bytes.SIZEOF_LONG ? Bytes.toLong(version) + 1 : 1));
+                    .build(endMarker(key, version != null && version.length == Bytes.SIZEOF_LONG ? Bytes.toLong(version) + 1 : 1,
+                            Long.MAX_VALUE));
             if (conditional(end, key, deadline)) {
                 return true;
             }
@@ -258,12 +255,23 @@ final class HBaseSessionRows implements SessionRows {
         return Arrays.equals(stateCell, ENDED);
     }
 
-    /** The end of a session at {@code version}: no cell TTL, so the family's TTL keeps it longer than what it hides. */
-    private Put endMarker(SessionKey key, long version) {
+    private CheckAndMutate endOf(SessionKey key, SessionRow session) {
+        return CheckAndMutate.newBuilder(key.row()).ifEquals(FAMILY, VERSION, Bytes.toBytes(session.version()))
+                .build(endMarker(key, session.version() + 1, session.state().cellTtlMillis()));
+    }
+
+    /**
+     * The end of a session at {@code version}, living {@code cellTtlMillis}; none (the table's TTL alone) for cells
+     * whose TTL is not known ({@code Long.MAX_VALUE}) or a state that recorded none.
+     */
+    private Put endMarker(SessionKey key, long version, long cellTtlMillis) {
         Put end = new Put(key.row())
                 .addColumn(FAMILY, STATE, ENDED)
                 .addColumn(FAMILY, VERSION, Bytes.toBytes(version))
                 .addColumn(FAMILY, LEASE, FREE_LEASE);
+        if (cellTtlMillis > 0 && cellTtlMillis != Long.MAX_VALUE) {
+            end.setTTL(cellTtlMillis);
+        }
         return durable(end, endDurability);
     }
 

@@ -314,7 +314,8 @@ final class SessionProtocol implements SessionStore {
         } else {
             SessionKey key = SessionKey.forNewSession(keyScope, session.record().id());
             Deadline deadline = newDeadline();
-            deleted = with.rows().end(key, session.version(), deadline) ? afterEnd(key, session.state(), deadline)
+            deleted = with.rows().end(key, new SessionRow(session.state(), session.version(), false), deadline)
+                    ? afterEnd(key, session.state(), deadline)
                     : remove(session.record().id());
         }
         latencies.record(StoreOperation.DELETE, started);
@@ -342,7 +343,7 @@ final class SessionProtocol implements SessionStore {
                 with.rows().endUnreadable(key, deadline);
                 return Optional.empty();
             }
-            if (row.isEmpty() || with.rows().end(key, row.get().version(), deadline)) {
+            if (row.isEmpty() || with.rows().end(key, row.get(), deadline)) {
                 return row;
             }
         }
@@ -371,8 +372,8 @@ final class SessionProtocol implements SessionStore {
         }
         RowWrite write = insert(newKey, plan, deadline)
                 .orElseThrow(() -> new SessionAlreadyExistsException(newKey.shortHex()));
-        long oldVersion = session.version();
-        while (!with.rows().end(oldKey, oldVersion, deadline)) {
+        SessionRow old = new SessionRow(session.state(), session.version(), false);
+        while (!with.rows().end(oldKey, old, deadline)) {
             // Another writer changed the old row after this request read it: carry its state over, or
             // take the new row back if the session was deleted meanwhile.
             Optional<SessionRow> newer = readLive(oldKey, deadline);
@@ -392,7 +393,7 @@ final class SessionProtocol implements SessionStore {
                         + "someone else", newKey.shortHex(), null);
             }
             write = carried;
-            oldVersion = newer.get().version();
+            old = newer.get();
         }
         session.indexedUser().ifPresent(user -> with.index().remove(
                 new UserIndex.Entry(user, session.record().creationTime(), oldKey), deadline));
@@ -438,7 +439,7 @@ final class SessionProtocol implements SessionStore {
     /** Ends every owned session; one written meanwhile at the version it is at by then, if it is still the user's. */
     private void endAll(List<OwnedSession> owned, Deadline deadline) {
         Set<SessionKey> changed = new HashSet<>(with.rows().endAll(owned.stream()
-                .map(session -> new SessionRows.Ending(session.entry().session(), session.row().version())).toList(),
+                .map(session -> new SessionRows.Ending(session.entry().session(), session.row())).toList(),
                 deadline));
         owned.stream().filter(session -> changed.contains(session.entry().session()))
                 .forEach(session -> endIfStillOwned(session.entry(), deadline));
@@ -447,7 +448,7 @@ final class SessionProtocol implements SessionStore {
     private void endIfStillOwned(UserIndex.Entry entry, Deadline deadline) {
         for (int attempt = 1; attempt <= MAX_END_ATTEMPTS; attempt++) {
             Optional<SessionRow> row = owned(List.of(entry), deadline).stream().map(OwnedSession::row).findFirst();
-            if (row.isEmpty() || with.rows().end(entry.session(), row.get().version(), deadline)) {
+            if (row.isEmpty() || with.rows().end(entry.session(), row.get(), deadline)) {
                 return;
             }
         }

@@ -13,8 +13,8 @@ import java.util.Optional;
  * every read treats as no session. A delete marker would hide a create of the same row in the same
  * millisecond, and the table option that prevents that ({@code NEW_VERSION_BEHAVIOR}) makes every check
  * of a row step over all its versions since the last major compaction. A marker's version is one more than
- * the session's, so no writer holding the session can write over it, and it lives for the table's TTL,
- * longer than any cell it hides. A session created over a marker has no cell TTL either: once a flush keeps
+ * the session's, so no writer holding the session can write over it, and it lives as long as the session's
+ * cells would have (their TTL never shrinks from one write to the next), longer than any cell it hides. A session created over a marker has no cell TTL either: once a flush keeps
  * only the newest version of the row, older cells it no longer masks may still sit in older files, and they
  * must not outlive it.
  */
@@ -57,10 +57,11 @@ interface SessionRows {
     boolean replaceUnderLease(SessionKey key, long expectedVersion, String leaseToken, RowWrite write, Deadline deadline);
 
     /**
-     * Ends the session if the row is still at {@code expectedVersion}: an end marker at the next version, the
-     * lease given back; false if another write got in first or the session already ended.
+     * Ends {@code session} if the row is still at its version: an end marker at the next version, with the session's
+     * cell TTL (which no earlier write of it exceeded: the marker outlives every cell it hides), the lease given
+     * back; false if another write got in first or the session already ended.
      */
-    boolean end(SessionKey key, long expectedVersion, Deadline deadline);
+    boolean end(SessionKey key, SessionRow session, Deadline deadline);
 
     /**
      * Ends each session still at its version, in one batch; returns the keys of those that changed meanwhile
@@ -68,8 +69,8 @@ interface SessionRows {
      */
     List<SessionKey> endAll(List<Ending> endings, Deadline deadline);
 
-    /** A session to end at the version it was read at. */
-    record Ending(SessionKey key, long version) {
+    /** A session to end, as it was read. */
+    record Ending(SessionKey key, SessionRow session) {
     }
 
     /**

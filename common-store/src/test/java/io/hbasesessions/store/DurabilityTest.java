@@ -143,6 +143,8 @@ class DurabilityTest {
         List<Recorded> invalidation = writesOf(() -> store.delete(session.record().id()));
         assertAllUse(Durability.FSYNC_WAL, invalidation, 2);
         assertTrue(invalidation.stream().allMatch(Recorded::removes));
+        assertEquals(HALF_AN_HOUR.plusSeconds(60).plusSeconds(60).toMillis(), invalidation.get(0).ttlMillis(),
+                "the end marker lives as long as the session's cells would have");
 
         created("hal");
         created("hal");
