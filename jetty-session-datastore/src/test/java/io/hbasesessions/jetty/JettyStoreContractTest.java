@@ -8,7 +8,6 @@ import io.hbasesessions.embedded.TestNamespace;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.session.SessionData;
-import org.eclipse.jetty.session.SessionDataStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,37 +45,46 @@ class JettyStoreContractTest {
      */
     @Test
     void dataJettySavedBeforeIsStoredAsAnUpdateWhateverThisStoreWrote() throws Exception {
-        SessionDataStore storeA = nodeA.sessionDataStore();
-        SessionDataStore storeB = nodeB.sessionDataStore();
-        String id = "node0contract" + System.nanoTime();
-        long now = System.currentTimeMillis();
-        SessionData onA = storeA.newSessionData(id, now, now, now, HALF_AN_HOUR_MS);
-        onA.setLastSaved(now);
-        SessionData onB = storeB.newSessionData(id, now, now, now, HALF_AN_HOUR_MS);
-        onB.setAttribute("from", "b");
-        storeB.store(id, onB);
+        String id = newId();
+        SessionData onA = newData(nodeA, id);
+        onA.setLastSaved(onA.getCreated());
+        storedByB(id);
 
         onA.setAttribute("from", "a");
-        storeA.store(id, onA);
+        nodeA.sessionDataStore().store(id, onA);
 
-        assertEquals("a", storeB.load(id).getAttribute("from"), "the update of the data Jetty saved before");
+        assertEquals("a", nodeB.sessionDataStore().load(id).getAttribute("from"),
+                "the update of the data Jetty saved before");
     }
 
     /** Data Jetty never saved is a new session: a create, which never takes over another node's live session. */
     @Test
     void dataJettyNeverSavedIsACreateThatLeavesALiveSessionAlone() throws Exception {
-        SessionDataStore storeA = nodeA.sessionDataStore();
-        SessionDataStore storeB = nodeB.sessionDataStore();
-        String id = "node0contract" + System.nanoTime();
-        long now = System.currentTimeMillis();
-        SessionData onB = storeB.newSessionData(id, now, now, now, HALF_AN_HOUR_MS);
-        onB.setAttribute("from", "b");
-        storeB.store(id, onB);
+        String id = newId();
+        storedByB(id);
 
-        SessionData onA = storeA.newSessionData(id, now, now, now, HALF_AN_HOUR_MS);
+        SessionData onA = newData(nodeA, id);
         onA.setAttribute("from", "a");
-        storeA.store(id, onA);
+        nodeA.sessionDataStore().store(id, onA);
 
-        assertEquals("b", storeA.load(id).getAttribute("from"), "another node's live session is not taken over");
+        assertEquals("b", nodeA.sessionDataStore().load(id).getAttribute("from"),
+                "another node's live session is not taken over");
+    }
+
+    private static String newId() {
+        return "node0contract" + System.nanoTime();
+    }
+
+    /** Data the node's store makes for a new session, as Jetty asks for it. */
+    private static SessionData newData(JettyNode node, String id) {
+        long now = System.currentTimeMillis();
+        return node.sessionDataStore().newSessionData(id, now, now, now, HALF_AN_HOUR_MS);
+    }
+
+    /** Node B creates the session's row, with {@code from=b}. */
+    private static void storedByB(String id) throws Exception {
+        SessionData onB = newData(nodeB, id);
+        onB.setAttribute("from", "b");
+        nodeB.sessionDataStore().store(id, onB);
     }
 }
