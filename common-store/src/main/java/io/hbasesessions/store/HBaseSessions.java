@@ -26,9 +26,14 @@ final class HBaseSessions {
         LiveCounters counters = new LiveCounters();
         StateSeal seal = StateSeal.of(settings, counters);
         HBaseCalls calls = new HBaseCalls(counters);
-        SharedConnections.Lease connection = SharedConnections.acquire(settings, calls);
+        SharedConnections.Lease connection = SharedConnections.acquire(settings, calls, webapp.classLoader());
         try {
-            new SessionTables(connection.connection(), calls, settings).prepare();
+            // On a thread of its own: the client's classes it loads parse configuration files, whose parser keeps
+            // buffers in a thread local of the thread that first loads them.
+            HBaseClientThreads.onThreadOfItsOwn(() -> {
+                new SessionTables(connection.connection(), calls, settings).prepare();
+                return null;
+            });
             AsyncConnection hbase = connection.connection();
             WriteDurability lifecycle = SavePlan.Durabilities.of(settings).lifecycle();
             TableName sessionsTable = TableName.valueOf(settings.get(Setting.TABLE));

@@ -15,7 +15,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
@@ -53,7 +52,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
         void undecodable(String name, CodecException failure);
     }
 
-    private static final Map<Class<?>, Boolean> IMMUTABLE_TYPES = new ConcurrentHashMap<>();
+    private static final PerClass<Boolean> IMMUTABLE_RECORDS = new PerClass<>(SessionAttributes::hasImmutableComponents);
     /** The names notes are stored under: this prefix and the container's name of the note. */
     static final String NOTE_PREFIX = "io.hbasesessions.note.";
 
@@ -408,7 +407,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
                 || type.getSuperclass() != null && type.getSuperclass().isEnum()) {
             return true;
         }
-        return type.isRecord() && IMMUTABLE_TYPES.computeIfAbsent(type, SessionAttributes::hasImmutableComponents);
+        return type.isRecord() && IMMUTABLE_RECORDS.get(type);
     }
 
     private static boolean hasImmutableComponents(Class<?> record) {
