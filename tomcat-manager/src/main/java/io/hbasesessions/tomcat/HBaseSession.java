@@ -7,20 +7,28 @@ import io.hbasesessions.store.StoredSession;
 import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.catalina.realm.GenericPrincipal;
 import org.apache.catalina.session.StandardSession;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
 
 /**
  * One request's copy of a session held in HBase: a {@link StandardSession} whose attribute map is the
  * store's {@link io.hbasesessions.store.SessionAttributes} (decoded when first read, tracked for the
  * save) and whose metadata translates to and from the store's {@link SessionRecord}. It lives for that
  * request only: loaded (or created) when the request first asks for it, saved and dropped when the
- * request ends. A login travels as the record's {@link SessionPrincipal} (name, roles, auth type; never
+ * request ends. The notes Tomcat's FORM login needs on the next request travel with it ({@link FormLoginNotes});
+ * the others live as long as the copy. A login travels as the record's {@link SessionPrincipal} (name, roles, auth type; never
  * a password) and comes back as a {@link GenericPrincipal}, whichever container logged the user in.
  */
 final class HBaseSession extends StandardSession {
+
+    private static final Log log = LogFactory.getLog(HBaseSession.class);
 
     private final HBaseSessionManager sessionManager;
     private volatile StoredSession stored;
@@ -102,6 +110,53 @@ final class HBaseSession extends StandardSession {
     /** A number that grows whenever this copy changes in a way a save must write (set and removed attributes included). */
     long changes() {
         return metadataChanges + stored.attributes().mutations();
+    }
+
+    @Override
+    public void setNote(String name, Object value) {
+        super.setNote(name, value);
+        if (FormLoginNotes.travels(name)) {
+            FormLoginNotes.encode(name, value).ifPresentOrElse(bytes -> stored.attributes().putNote(name, bytes),
+                    () -> stored.attributes().removeNote(name));
+        }
+    }
+
+    /** A note that travels is read from the stored session the first time this copy is asked for it. */
+    @Override
+    public Object getNote(String name) {
+        Object note = super.getNote(name);
+        if (note != null || !FormLoginNotes.travels(name)) {
+            return note;
+        }
+        Optional<byte[]> bytes = stored.attributes().note(name);
+        if (bytes.isEmpty()) {
+            return null;
+        }
+        RequestSessions request = RequestSessions.current(sessionManager);
+        try {
+            note = FormLoginNotes.decode(name, bytes.get(), request == null ? null : request.request());
+        } catch (IllegalArgumentException e) {
+            log.warn("Session note " + name + " is unreadable and left out: " + e.getMessage());
+            return null;
+        }
+        super.setNote(name, note);
+        return note;
+    }
+
+    @Override
+    public void removeNote(String name) {
+        super.removeNote(name);
+        if (FormLoginNotes.travels(name)) {
+            stored.attributes().removeNote(name);
+        }
+    }
+
+    @Override
+    public Iterator<String> getNoteNames() {
+        Set<String> names = new HashSet<>();
+        super.getNoteNames().forEachRemaining(names::add);
+        stored.attributes().noteNames().stream().filter(FormLoginNotes::travels).forEach(names::add);
+        return names.iterator();
     }
 
     @Override
