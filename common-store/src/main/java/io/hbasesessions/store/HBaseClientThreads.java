@@ -55,10 +55,11 @@ final class HBaseClientThreads {
     }
 
     /**
-     * Runs {@code work} (setting up a connection) on a thread of its own, with this library's class loader as
-     * its context loader, and returns its result. What the client's set-up leaves in thread locals (the XML
-     * parser's buffers, for one) ends with that thread instead of staying on a container's request thread,
-     * and the threads the client starts inherit this library's loader, not the web application's.
+     * Runs {@code work} (opening a store) on a thread of its own, with this library's class loader as its
+     * context loader, and returns its result. What the client's classes leave in thread locals when they are
+     * first loaded (the XML parser's buffers, for one) ends with that thread instead of staying on a
+     * container's thread; the threads the client starts inherit this library's loader, not the web
+     * application's; and the client's first log lines go to this library's logging context.
      */
     static <T> T onThreadOfItsOwn(Supplier<T> work) {
         AtomicReference<T> result = new AtomicReference<>();

@@ -23,17 +23,13 @@ final class HBaseSessions {
     }
 
     static SessionProtocol open(StoreSettings settings, Webapp webapp, Clock clock, TableView tableView) {
+        ClientLogDefaults.apply();
         LiveCounters counters = new LiveCounters();
         StateSeal seal = StateSeal.of(settings, counters);
         HBaseCalls calls = new HBaseCalls(counters);
         SharedConnections.Lease connection = SharedConnections.acquire(settings, calls, webapp.classLoader());
         try {
-            // On a thread of its own: the client's classes it loads parse configuration files, whose parser keeps
-            // buffers in a thread local of the thread that first loads them.
-            HBaseClientThreads.onThreadOfItsOwn(() -> {
-                new SessionTables(connection.connection(), calls, settings).prepare();
-                return null;
-            });
+            new SessionTables(connection.connection(), calls, settings).prepare();
             AsyncConnection hbase = connection.connection();
             WriteDurability lifecycle = SavePlan.Durabilities.of(settings).lifecycle();
             TableName sessionsTable = TableName.valueOf(settings.get(Setting.TABLE));

@@ -25,7 +25,9 @@ public final class SessionStores {
 
     /** As {@link #open(StoreSettings, Webapp)}, with the clock that decides expiry (tests move it instead of sleeping). */
     public static SessionStore open(StoreSettings settings, Webapp webapp, Clock clock) {
-        SessionStore store = HBaseSessions.open(settings, webapp, clock, table -> table);
+        // On a thread of its own: see HBaseClientThreads.onThreadOfItsOwn.
+        SessionStore store = HBaseClientThreads.onThreadOfItsOwn(() -> HBaseSessions.open(settings, webapp, clock,
+                table -> table));
         OpenStores.opened(store, webapp.container());
         return store;
     }

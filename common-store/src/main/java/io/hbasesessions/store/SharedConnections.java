@@ -121,11 +121,18 @@ final class SharedConnections {
     private static Connected connect(StoreSettings settings, HBaseCalls calls, long budgetMillis) {
         // Started before the client is set up: its first use loads configuration and classes for half a second.
         Deadline deadline = Deadline.afterMillis(budgetMillis);
-        Connecting connecting = HBaseClientThreads.onThreadOfItsOwn(() -> {
+        Thread thread = Thread.currentThread();
+        ClassLoader caller = thread.getContextClassLoader();
+        // The client's threads inherit this thread's context loader: keep a webapp's loader out of them.
+        thread.setContextClassLoader(SharedConnections.class.getClassLoader());
+        Connecting connecting;
+        try {
             Configuration conf = HBaseClientConfiguration.of(settings);
             EventLoopGroup networkThreads = HBaseClientThreads.networkThreadsFor(conf);
-            return new Connecting(ConnectionFactory.createAsyncConnection(conf), networkThreads);
-        });
+            connecting = new Connecting(ConnectionFactory.createAsyncConnection(conf), networkThreads);
+        } finally {
+            thread.setContextClassLoader(caller);
+        }
         try {
             return new Connected(calls.await(connecting.connection(), deadline, null,
                     "connecting (" + settings.find(Setting.ZOOKEEPER_QUORUM).map(q -> "zookeeperQuorum=" + q)
