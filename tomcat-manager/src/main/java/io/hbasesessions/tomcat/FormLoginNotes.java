@@ -1,12 +1,7 @@
 package io.hbasesessions.tomcat;
 
+import io.hbasesessions.store.NoteFormat;
 import jakarta.servlet.http.Cookie;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -68,92 +63,68 @@ final class FormLoginNotes {
         if (Constants.SESSION_ID_NOTE.equals(note)) {
             return new String(bytes, StandardCharsets.UTF_8);
         }
-        try {
-            return decodeSavedRequest(new Bounded(bytes), current);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("a damaged saved request: " + e.getMessage(), e);
-        }
+        return decodeSavedRequest(new NoteFormat.Reader(bytes), current);
     }
 
     private static byte[] encode(SavedRequest saved) {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(buffer)) {
-            out.writeByte(FORMAT);
-            writeString(out, saved.getMethod());
-            writeString(out, saved.getRequestURI());
-            writeString(out, saved.getDecodedRequestURI());
-            writeString(out, saved.getQueryString());
-            writeString(out, saved.getContentType());
-            Integer maxInactive = saved.getOriginalMaxInactiveIntervalOptional();
-            out.writeBoolean(maxInactive != null);
-            out.writeInt(maxInactive == null ? 0 : maxInactive);
-            List<String> names = new ArrayList<>();
-            saved.getHeaderNames().forEachRemaining(name -> {
-                if (!FROM_THE_RESTORED_REQUEST.contains(name)) {
-                    names.add(name);
-                }
-            });
-            out.writeInt(names.size());
-            for (String name : names) {
-                writeString(out, name);
-                List<String> values = new ArrayList<>();
-                saved.getHeaderValues(name).forEachRemaining(values::add);
-                out.writeInt(values.size());
-                for (String value : values) {
-                    writeString(out, value);
-                }
+        NoteFormat.Writer out = new NoteFormat.Writer().integer(FORMAT)
+                .string(saved.getMethod()).string(saved.getRequestURI()).string(saved.getDecodedRequestURI())
+                .string(saved.getQueryString()).string(saved.getContentType());
+        Integer maxInactive = saved.getOriginalMaxInactiveIntervalOptional();
+        out.flag(maxInactive != null).integer(maxInactive == null ? 0 : maxInactive);
+        List<String> names = new ArrayList<>();
+        saved.getHeaderNames().forEachRemaining(name -> {
+            if (!FROM_THE_RESTORED_REQUEST.contains(name)) {
+                names.add(name);
             }
-            List<Locale> locales = new ArrayList<>();
-            saved.getLocales().forEachRemaining(locales::add);
-            out.writeInt(locales.size());
-            for (Locale locale : locales) {
-                writeString(out, locale.toLanguageTag());
-            }
-            ByteChunk body = saved.getBody();
-            byte[] bodyBytes = body == null ? null : Arrays.copyOfRange(body.getBuffer(), body.getStart(), body.getEnd());
-            out.writeInt(bodyBytes == null ? -1 : bodyBytes.length);
-            if (bodyBytes != null) {
-                out.write(bodyBytes);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Writing to memory cannot fail", e);
+        });
+        out.count(names.size());
+        for (String name : names) {
+            List<String> values = new ArrayList<>();
+            saved.getHeaderValues(name).forEachRemaining(values::add);
+            out.string(name).count(values.size());
+            values.forEach(out::string);
         }
-        return buffer.toByteArray();
+        List<Locale> locales = new ArrayList<>();
+        saved.getLocales().forEachRemaining(locales::add);
+        out.count(locales.size());
+        locales.forEach(locale -> out.string(locale.toLanguageTag()));
+        ByteChunk body = saved.getBody();
+        return out.bytes(body == null ? null : Arrays.copyOfRange(body.getBuffer(), body.getStart(), body.getEnd()))
+                .toBytes();
     }
 
-    private static SavedRequest decodeSavedRequest(Bounded in, Request current) throws IOException {
-        if (in.readByte() != FORMAT) {
-            throw new IOException("unknown format");
+    private static SavedRequest decodeSavedRequest(NoteFormat.Reader in, Request current) {
+        if (in.integer() != FORMAT) {
+            throw new IllegalArgumentException("a saved request of an unknown format");
         }
         SavedRequest saved = new SavedRequest();
-        saved.setMethod(in.readString());
-        saved.setRequestURI(in.readString());
-        saved.setDecodedRequestURI(in.readString());
-        saved.setQueryString(in.readString());
-        saved.setContentType(in.readString());
-        boolean hasMaxInactive = in.readBoolean();
-        int maxInactive = in.readInt();
+        saved.setMethod(in.string());
+        saved.setRequestURI(in.string());
+        saved.setDecodedRequestURI(in.string());
+        saved.setQueryString(in.string());
+        saved.setContentType(in.string());
+        boolean hasMaxInactive = in.flag();
+        int maxInactive = in.integer();
         if (hasMaxInactive) {
             saved.setOriginalMaxInactiveInterval(maxInactive);
         }
-        for (int headers = in.readCount(); headers > 0; headers--) {
-            String name = in.readString();
-            for (int values = in.readCount(); values > 0; values--) {
-                saved.addHeader(name, in.readString());
+        for (int headers = in.count(); headers > 0; headers--) {
+            String name = in.string();
+            for (int values = in.count(); values > 0; values--) {
+                saved.addHeader(name, in.string());
             }
         }
-        for (int locales = in.readCount(); locales > 0; locales--) {
-            saved.addLocale(Locale.forLanguageTag(in.readString()));
+        for (int locales = in.count(); locales > 0; locales--) {
+            saved.addLocale(Locale.forLanguageTag(in.string()));
         }
-        byte[] body = in.readBytes();
+        byte[] body = in.bytes();
         if (body != null) {
             ByteChunk chunk = new ByteChunk();
             chunk.setBytes(body, 0, body.length);
             saved.setBody(chunk);
         }
-        if (in.remaining() != 0) {
-            throw new IOException(in.remaining() + " unexpected trailing bytes");
-        }
+        in.end();
         if (current != null) {
             fromTheRestoredRequest(saved, current);
         }
@@ -170,61 +141,9 @@ final class FormLoginNotes {
         }
     }
 
-    private static void writeString(DataOutputStream out, String text) throws IOException {
-        if (text == null) {
-            out.writeInt(-1);
-            return;
-        }
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(utf8.length);
-        out.write(utf8);
-    }
-
     private static Set<String> caseInsensitive(String... names) {
         Set<String> set = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         set.addAll(List.of(names));
         return set;
-    }
-
-    /** Reads stored bytes: a length or count is never more than the bytes left, so nothing hostile allocates much. */
-    private static final class Bounded extends DataInputStream {
-        private final ByteArrayInputStream bytes;
-
-        Bounded(byte[] content) {
-            this(new ByteArrayInputStream(content));
-        }
-
-        private Bounded(ByteArrayInputStream bytes) {
-            super(bytes);
-            this.bytes = bytes;
-        }
-
-        int remaining() {
-            return bytes.available();
-        }
-
-        int readCount() throws IOException {
-            int count = readInt();
-            if (count < 0 || count > remaining()) {
-                throw new IOException("count " + count + " with " + remaining() + " bytes left");
-            }
-            return count;
-        }
-
-        byte[] readBytes() throws IOException {
-            int length = readInt();
-            if (length == -1) {
-                return null;
-            }
-            if (length < 0 || length > remaining()) {
-                throw new IOException("length " + length + " with " + remaining() + " bytes left");
-            }
-            return readNBytes(length);
-        }
-
-        String readString() throws IOException {
-            byte[] utf8 = readBytes();
-            return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
-        }
     }
 }

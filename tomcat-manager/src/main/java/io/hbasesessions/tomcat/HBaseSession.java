@@ -112,12 +112,17 @@ final class HBaseSession extends StandardSession {
         return metadataChanges + stored.attributes().mutations();
     }
 
+    /**
+     * A note that travels is stored at once: the FORM authenticator sets it right before it forwards to the
+     * login page or redirects, responses it commits itself.
+     */
     @Override
     public void setNote(String name, Object value) {
         super.setNote(name, value);
         if (FormLoginNotes.travels(name)) {
             FormLoginNotes.encode(name, value).ifPresentOrElse(bytes -> stored.attributes().putNote(name, bytes),
                     () -> stored.attributes().removeNote(name));
+            sessionManager.saveNow();
         }
     }
 
@@ -159,10 +164,12 @@ final class HBaseSession extends StandardSession {
         return names.iterator();
     }
 
+    /** A login or logout is stored at once: an authenticator that makes one commits its redirect or challenge itself. */
     @Override
     public void setPrincipal(Principal principal) {
         metadataChanges++;
         super.setPrincipal(principal);
+        sessionManager.saveNow();
     }
 
     @Override

@@ -366,6 +366,18 @@ public class HBaseSessionManager extends ManagerBase {
         return sessions.failure() == null;
     }
 
+    /**
+     * Saves the sessions of the request this thread serves, now: for what Tomcat's authenticators change right
+     * before they commit a response themselves, past the valve's guard (the login page they forward to, the
+     * redirect after {@code j_security_check}), so that the next request, on any node, finds it.
+     */
+    void saveNow() {
+        RequestSessions request = RequestSessions.current(this);
+        if (request != null) {
+            flush(request.request(), request);
+        }
+    }
+
     /** Saves every session the request holds; a failure is recorded in {@code sessions} and stops the saves. */
     void flush(Request request, RequestSessions sessions) {
         if (sessions.failure() != null) {
