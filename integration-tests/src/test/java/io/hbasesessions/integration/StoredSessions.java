@@ -8,7 +8,10 @@ import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.Webapp;
+import io.hbasesessions.embedded.TestNamespace;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -63,6 +66,19 @@ final class StoredSessions implements AutoCloseable {
             return MessageDigest.getInstance("SHA-256").digest((keyScope + "\n" + sessionId).getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java platform provides SHA-256", e);
+        }
+    }
+
+    /**
+     * NoSecretsAtRestTest's rule over HTTP: no cell of the default sessions tables holds {@code password}, in
+     * UTF-8 or UTF-16 (all but its last character: Kryo marks the end of an ASCII string in its last byte).
+     */
+    static void assertPasswordStoredNowhere(Configuration client, String password) {
+        String searched = password.substring(0, password.length() - 1);
+        for (Charset encoding : List.of(StandardCharsets.UTF_8, StandardCharsets.UTF_16BE, StandardCharsets.UTF_16LE)) {
+            if (TestNamespace.anyCellHolds(client, List.of("sessions", "user_sessions"), searched.getBytes(encoding))) {
+                throw new AssertionError("a cell holds the password in " + encoding);
+            }
         }
     }
 
