@@ -122,7 +122,8 @@ abstract class AbstractTomcatDistributionIT {
 
     /**
      * Issue #28 item 1: the login page from node A, {@code j_security_check} posted to node B, the original
-     * request restored on node A again: no affinity needed. The password reaches no cell.
+     * request restored on node A again: no affinity needed. Neither the password nor the session id the login
+     * expects (Tomcat's note) reaches a cell.
      */
     @Test
     @Order(2)
@@ -130,8 +131,10 @@ abstract class AbstractTomcatDistributionIT {
         Browser browser = new Browser();
         String protectedPage = "examples/jsp/security/protected/index.jsp";
         assertTrue(browser.get(nodeA.url(protectedPage)).expect(200).body().contains("j_security_check"));
+        assertSessionIdStoredNowhere(browser.sessionId());
         String location = browser.post(nodeB.url("examples/jsp/security/protected/j_security_check"),
                 Map.of("j_username", USER, "j_password", PASSWORD)).expect(303).location();
+        assertSessionIdStoredNowhere(browser.sessionId());
         assertTrue(location.endsWith("/" + protectedPage), "not back to the page asked for: " + location);
         String page = browser.get(nodeA.url(protectedPage)).expect(200).body();
         assertTrue(page.contains("<b>" + USER + "</b>"), page);
@@ -141,19 +144,29 @@ abstract class AbstractTomcatDistributionIT {
 
     /**
      * A POST to a protected page makes the login page; the login on the other node; the original POST, its form
-     * field included, is what the application gets on the first node afterwards.
+     * field included, is what the application gets on the first node afterwards. The POST names its session in
+     * its URI too ({@code ;jsessionid=}, as a page of an application that rewrites URLs does): the request Tomcat
+     * saves is stored without it.
      */
     @Test
     @Order(3)
     void theRequestSavedBeforeTheLoginPageIsRestoredOnAnotherNodeWithItsBody() {
         Browser browser = new Browser();
-        assertTrue(browser.post(nodeA.url("form/protected/order"), Map.of("item", "mug")).expect(200).body()
-                .contains("j_security_check"));
-        browser.post(nodeB.url("form/j_security_check"), Map.of("j_username", USER, "j_password", PASSWORD)).expect(303);
+        browser.get(nodeA.url("form/cart"), "add=mug").expect(200);
+        String beforeTheLoginPage = browser.sessionId();
+        assertTrue(browser.post(nodeA.url("form/protected/order;jsessionid=" + beforeTheLoginPage), Map.of("item", "mug"))
+                .expect(200).body().contains("j_security_check"));
+        assertSessionIdStoredNowhere(beforeTheLoginPage);
+        assertSessionIdStoredNowhere(browser.sessionId());
+        String location = browser.post(nodeB.url("form/j_security_check"), Map.of("j_username", USER, "j_password", PASSWORD))
+                .expect(303).location();
+        assertTrue(location.endsWith("/form/protected/order"), "not back to the page asked for: " + location);
         Map<String, String> restored = browser.get(nodeA.url("form/protected/order")).expect(200).values();
         assertEquals(USER, restored.get("user"));
         assertEquals("POST", restored.get("method"), "not the saved request: " + restored);
         assertEquals("mug", restored.get("item"), "the saved request's body was lost: " + restored);
+        assertEquals(browser.sessionId(), restored.get("sessionCookie"),
+                "the restored request does not carry the browser's own cookies (README, Limits): " + restored);
         assertPasswordStoredNowhere();
     }
 
@@ -196,17 +209,19 @@ abstract class AbstractTomcatDistributionIT {
     /**
      * A Limit of README: with {@code cache="false"} Tomcat's FORM authenticator logs the user in again on every
      * request from the password it keeps in a session note. The password is never stored, so the login does not
-     * outlast the request that made it, even on one node.
+     * outlast the request that made it, even on one node; the log names the note that was not stored.
      */
     @Test
     @Order(6)
-    void aFormLoginThatCachesNoLoginDoesNotOutlastItsRequest() {
+    void aFormLoginThatCachesNoLoginDoesNotOutlastItsRequest() throws IOException {
         Browser browser = new Browser();
         assertTrue(browser.get(nodeA.url("nocache/protected/page")).expect(200).body().contains("j_security_check"));
         browser.post(nodeA.url("nocache/j_security_check"), Map.of("j_username", USER, "j_password", PASSWORD)).expect(303);
         assertTrue(browser.get(nodeA.url("nocache/protected/page")).expect(200).body().contains("j_security_check"),
                 "the login outlasted its request: change README's Limits");
         assertPasswordStoredNowhere();
+        assertTrue(Files.readString(nodeA.log()).contains("Session note org.apache.catalina.session.PASSWORD of context "
+                + "[/nocache] is not stored"), "the note that stays with the request is not named in " + nodeA.log());
     }
 
     /**
@@ -229,8 +244,9 @@ abstract class AbstractTomcatDistributionIT {
     }
 
     /**
-     * Issue #28 item 5: the MBean is registered under the name tomcat-manager/README.md gives, and the node's log
-     * has neither ZooKeeper's client environment nor the client's {@code Bits#unaligned()} warning.
+     * Issue #28 item 5: the MBean is registered under the name tomcat-manager/README.md gives (and none for the
+     * manager application, which keeps Tomcat's own manager, as README says), and the node's log has neither
+     * ZooKeeper's client environment nor the client's {@code Bits#unaligned()} warning.
      */
     @Test
     @Order(8)
@@ -238,6 +254,8 @@ abstract class AbstractTomcatDistributionIT {
         String beans = nodeA.manager("jmxproxy/", "qry=io.hbasesessions:type=SessionStore,*");
         assertTrue(beans.contains("Name: io.hbasesessions:type=SessionStore,container=\"Tomcat/Catalina\","
                 + "context=\"localhost/examples\""), beans);
+        assertFalse(beans.contains("context=\"localhost/manager\""),
+                "the manager application, which declares a <Manager> of its own, runs on this one: change README");
         String log = Files.readString(nodeA.log());
         for (String noise : List.of("Client environment:", "Bits#unaligned", "InaccessibleObjectException")) {
             assertFalse(log.contains(noise), "the log has " + noise + ": see " + nodeA.log());
@@ -276,6 +294,10 @@ abstract class AbstractTomcatDistributionIT {
     }
 
     void assertPasswordStoredNowhere() {
-        StoredSessions.assertPasswordStoredNowhere(client, PASSWORD);
+        StoredSessions.assertStoredNowhere(client, PASSWORD, "the password");
+    }
+
+    void assertSessionIdStoredNowhere(String sessionId) {
+        StoredSessions.assertStoredNowhere(client, sessionId, "a session id");
     }
 }

@@ -70,14 +70,15 @@ final class StoredSessions implements AutoCloseable {
     }
 
     /**
-     * NoSecretsAtRestTest's rule over HTTP: no cell of the default sessions tables holds {@code password}, in
-     * UTF-8 or UTF-16 (all but its last character: Kryo marks the end of an ASCII string in its last byte).
+     * NoSecretsAtRestTest's rule over HTTP: no cell of the default sessions tables holds {@code secret} (a password,
+     * a session id), in UTF-8 or UTF-16 (all but its last character: Kryo marks the end of an ASCII string in its
+     * last byte).
      */
-    static void assertPasswordStoredNowhere(Configuration client, String password) {
-        String searched = password.substring(0, password.length() - 1);
+    static void assertStoredNowhere(Configuration client, String secret, String what) {
+        String searched = secret.substring(0, secret.length() - 1);
         for (Charset encoding : List.of(StandardCharsets.UTF_8, StandardCharsets.UTF_16BE, StandardCharsets.UTF_16LE)) {
             if (TestNamespace.anyCellHolds(client, List.of("sessions", "user_sessions"), searched.getBytes(encoding))) {
-                throw new AssertionError("a cell holds the password in " + encoding);
+                throw new AssertionError("a cell holds " + what + " in " + encoding);
             }
         }
     }

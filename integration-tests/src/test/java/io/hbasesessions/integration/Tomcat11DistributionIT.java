@@ -27,10 +27,10 @@ class Tomcat11DistributionIT extends AbstractTomcatDistributionIT {
     /** Threads a Tomcat may add or end between two redeploys on its own (its request threads are renewed). */
     private static final int THREAD_SLACK = 3;
     private static final int LEAK_CHECKS = 3;
-    /** The jars shiro-session-dao brings that the drop-in jar holds too (README, Apache Shiro). */
+    /** The jars that excluding common-store from shiro-session-dao leaves out (README, Apache Shiro): the drop-in has them. */
     private static final List<String> STORE_JARS = List.of("common-store-", "hbase-sessions-api-", "hbase-shaded-client-",
             "htrace-core4-", "kryo-", "reflectasm-", "objenesis-", "minlog-", "HdrHistogram-", "opentelemetry-",
-            "audience-annotations-");
+            "audience-annotations-", "commons-logging-");
 
     @Override
     String versionProperty() {

@@ -62,7 +62,7 @@ final class HBaseSessionData extends SessionData {
             stored.attributes().removeNote(name);
             super.setAttribute(name, null);
         } else {
-            JettyFormNotes.write(name, value, stored.attributes());
+            JettyFormNotes.write(name, value, getId(), stored.attributes());
         }
         return previous;
     }

@@ -2,6 +2,7 @@ package io.hbasesessions.jetty;
 
 import io.hbasesessions.store.NoteFormat;
 import io.hbasesessions.store.SessionAttributes;
+import io.hbasesessions.store.SessionIds;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpURI;
@@ -32,9 +33,11 @@ final class JettyFormNotes {
         return URI.equals(name) || POST.equals(name);
     }
 
-    static void write(String name, Object value, SessionAttributes attributes) {
+    /** Keeps {@code value} as a note; a URI without a path parameter naming the session ({@code ;jsessionid=}). */
+    static void write(String name, Object value, String sessionId, SessionAttributes attributes) {
         if (value instanceof HttpURI uri) {
-            attributes.putNote(name, new NoteFormat.Writer().string(uri.asString()).toBytes());
+            attributes.putNote(name, new NoteFormat.Writer().string(SessionIds.uriWithout(uri.asString(),
+                    List.of(sessionId))).toBytes());
         } else if (value instanceof Fields fields) {
             NoteFormat.Writer out = new NoteFormat.Writer().count(fields.getSize());
             for (Fields.Field field : fields) {

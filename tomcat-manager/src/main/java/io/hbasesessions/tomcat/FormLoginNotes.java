@@ -1,8 +1,11 @@
 package io.hbasesessions.tomcat;
 
 import io.hbasesessions.store.NoteFormat;
+import io.hbasesessions.store.SessionIds;
 import jakarta.servlet.http.Cookie;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -24,9 +27,13 @@ import org.apache.tomcat.util.buf.ByteChunk;
  * {@code cache="false"} among them) stays in the request's copy.
  *
  * <p>A saved request is stored in a plain format of its own (method, URIs, query, headers, locales, body),
- * read back within bounds. What would put a credential or the session id at rest is not stored: the
- * {@code Cookie}, {@code Authorization} and {@code Proxy-Authorization} headers and the cookies. When the
- * saved request is restored they are the ones the browser sends with the request being restored.
+ * read back within bounds. What would put a credential or a session id at rest is not stored: the
+ * {@code Cookie}, {@code Authorization} and {@code Proxy-Authorization} headers and the cookies (when the
+ * saved request is restored they are the ones the browser sends with the request being restored), a session
+ * id as a URI path parameter ({@code ;jsessionid=}), and any other header value naming the session's id (a
+ * {@code Referer} of a page whose links carried it). The
+ * id the login expects is the session's own: it is stored as a hash and given back as the id the request
+ * names, when their hashes match.
  */
 final class FormLoginNotes {
 
@@ -42,33 +49,66 @@ final class FormLoginNotes {
         return Constants.FORM_REQUEST_NOTE.equals(note) || Constants.SESSION_ID_NOTE.equals(note);
     }
 
-    /** The stored form of a note that {@link #travels}; empty for a value of another type. */
-    static Optional<byte[]> encode(String note, Object value) {
+    /**
+     * The session ids a stored note must not hold: the session's, and the one its request asked for (before the
+     * login page rotates it), with or without a route.
+     */
+    record SessionIdsOf(List<String> ids) {
+
+        SessionIdsOf {
+            ids = ids.stream().map(SessionIds::withoutRoute).filter(SessionIds::isValid).distinct().toList();
+        }
+
+        boolean namedIn(String text) {
+            return ids.stream().anyMatch(text::contains);
+        }
+
+        String removedFromUri(String uri) {
+            return SessionIds.uriWithout(uri, ids);
+        }
+    }
+
+    /** The stored form of a note that {@link #travels}, holding none of {@code session}'s ids; empty for a value of another type. */
+    static Optional<byte[]> encode(String note, Object value, SessionIdsOf session) {
         if (Constants.SESSION_ID_NOTE.equals(note) && value instanceof String id) {
-            return Optional.of(id.getBytes(StandardCharsets.UTF_8));
+            return Optional.of(hashOf(id));
         }
         if (Constants.FORM_REQUEST_NOTE.equals(note) && value instanceof SavedRequest saved) {
-            return Optional.of(encode(saved));
+            return Optional.of(encode(saved, session));
         }
         return Optional.empty();
     }
 
     /**
      * The note as Tomcat keeps it, with what was not stored taken from {@code current}, the request on
-     * whose behalf it is read (null outside a request: then without cookies).
+     * whose behalf it is read (null outside a request: then without cookies); empty for a session id note that
+     * names neither the id {@code current} asked for nor {@code sessionId}.
      *
      * @throws IllegalArgumentException if the bytes are no note of this kind
      */
-    static Object decode(String note, byte[] bytes, Request current) {
+    static Optional<Object> decode(String note, byte[] bytes, Request current, String sessionId) {
         if (Constants.SESSION_ID_NOTE.equals(note)) {
-            return new String(bytes, StandardCharsets.UTF_8);
+            String requested = current == null ? null : current.getRequestedSessionId();
+            return Optional.ofNullable(Arrays.asList(requested, sessionId).stream()
+                    .filter(id -> id != null && MessageDigest.isEqual(hashOf(id), bytes)).findFirst().orElse(null));
         }
-        return decodeSavedRequest(new NoteFormat.Reader(bytes), current);
+        return Optional.of(decodeSavedRequest(new NoteFormat.Reader(bytes), current));
     }
 
-    private static byte[] encode(SavedRequest saved) {
-        NoteFormat.Writer out = new NoteFormat.Writer().integer(FORMAT)
-                .string(saved.getMethod()).string(saved.getRequestURI()).string(saved.getDecodedRequestURI())
+    /** An id stored as a hash: the id is a bearer token. Its route names a node, which the next request may not reach. */
+    private static byte[] hashOf(String sessionId) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(SessionIds.withoutRoute(sessionId)
+                    .getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every Java platform provides SHA-256", e);
+        }
+    }
+
+    private static byte[] encode(SavedRequest saved, SessionIdsOf session) {
+        NoteFormat.Writer out = new NoteFormat.Writer().integer(FORMAT).string(saved.getMethod())
+                .string(session.removedFromUri(saved.getRequestURI()))
+                .string(session.removedFromUri(saved.getDecodedRequestURI()))
                 .string(saved.getQueryString()).string(saved.getContentType());
         Integer maxInactive = saved.getOriginalMaxInactiveIntervalOptional();
         out.flag(maxInactive != null).integer(maxInactive == null ? 0 : maxInactive);
@@ -81,7 +121,11 @@ final class FormLoginNotes {
         out.count(names.size());
         for (String name : names) {
             List<String> values = new ArrayList<>();
-            saved.getHeaderValues(name).forEachRemaining(values::add);
+            saved.getHeaderValues(name).forEachRemaining(value -> {
+                if (!session.namedIn(value)) {
+                    values.add(value);
+                }
+            });
             out.string(name).count(values.size());
             values.forEach(out::string);
         }

@@ -7,11 +7,13 @@ import io.hbasesessions.store.StoredSession;
 import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.catalina.connector.Request;
 import org.apache.catalina.realm.GenericPrincipal;
 import org.apache.catalina.session.StandardSession;
 import org.apache.juli.logging.Log;
@@ -114,16 +116,18 @@ final class HBaseSession extends StandardSession {
 
     /**
      * A note that travels is stored at once: the FORM authenticator sets it right before it forwards to the
-     * login page or redirects, responses it commits itself.
+     * login page or redirects, responses it commits itself. Any other note stays with this copy, and says so once.
      */
     @Override
     public void setNote(String name, Object value) {
         super.setNote(name, value);
-        if (FormLoginNotes.travels(name)) {
-            FormLoginNotes.encode(name, value).ifPresentOrElse(bytes -> stored.attributes().putNote(name, bytes),
-                    () -> stored.attributes().removeNote(name));
-            sessionManager.saveNow();
+        if (!FormLoginNotes.travels(name)) {
+            sessionManager.noteStaysWithTheRequest(name);
+            return;
         }
+        FormLoginNotes.encode(name, value, idsOfThisSession()).ifPresentOrElse(
+                bytes -> stored.attributes().putNote(name, bytes), () -> stored.attributes().removeNote(name));
+        sessionManager.saveNow();
     }
 
     /** A note that travels is read from the stored session the first time this copy is asked for it. */
@@ -137,15 +141,25 @@ final class HBaseSession extends StandardSession {
         if (bytes.isEmpty()) {
             return null;
         }
-        RequestSessions request = RequestSessions.current(sessionManager);
         try {
-            note = FormLoginNotes.decode(name, bytes.get(), request == null ? null : request.request());
+            Optional<Object> decoded = FormLoginNotes.decode(name, bytes.get(), currentRequest(), getIdInternal());
+            decoded.ifPresent(value -> super.setNote(name, value));
+            return decoded.orElse(null);
         } catch (IllegalArgumentException e) {
             log.warn("Session note " + name + " is unreadable and left out: " + e.getMessage());
             return null;
         }
-        super.setNote(name, note);
-        return note;
+    }
+
+    private Request currentRequest() {
+        RequestSessions request = RequestSessions.current(sessionManager);
+        return request == null ? null : request.request();
+    }
+
+    private FormLoginNotes.SessionIdsOf idsOfThisSession() {
+        Request request = currentRequest();
+        return new FormLoginNotes.SessionIdsOf(Arrays.asList(getIdInternal(),
+                request == null ? null : request.getRequestedSessionId()));
     }
 
     @Override

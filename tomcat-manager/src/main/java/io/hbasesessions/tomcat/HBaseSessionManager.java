@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
@@ -63,6 +65,8 @@ public class HBaseSessionManager extends ManagerBase {
     private volatile StoreSettings settings;
     private volatile SessionStore store;
     private StoreMBean.Registration mbean;
+    /** The session notes that stay on the node which were reported, each once. */
+    private final Set<String> notesReported = ConcurrentHashMap.newKeySet();
 
     public HBaseSessionManager() {
         // Another node must recognise a FORM or programmatic login, so the login is stored by default
@@ -375,6 +379,17 @@ public class HBaseSessionManager extends ManagerBase {
         RequestSessions request = RequestSessions.current(this);
         if (request != null) {
             flush(request.request(), request);
+        }
+    }
+
+    /**
+     * Says once per note name that a session note Tomcat (or a valve) set is not stored: it lives as long as the
+     * request's copy of the session, and the next request, on any node, does not have it.
+     */
+    void noteStaysWithTheRequest(String note) {
+        if (notesReported.add(note)) {
+            log.warn("Session note " + note + " of context [" + getContext().getName() + "] is not stored with the "
+                    + "session: it is gone when the request ends (README, Limits)");
         }
     }
 

@@ -180,8 +180,9 @@ public final class Browser {
     /**
      * An HTTP answer. For text answers of {@code key=value} lines (the test WAR's {@code /session}, the
      * shop's {@code cart.txt}), {@link #values()} and the accessors read them.
+     *
+     * @param location the {@code Location} header of a redirect, or null
      */
-    /** @param location the {@code Location} header of a redirect, or null */
     public record Answer(URI target, int status, String body, Duration elapsed, String location) {
 
         public Answer(URI target, int status, String body, Duration elapsed) {
