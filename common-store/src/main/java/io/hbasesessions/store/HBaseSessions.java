@@ -23,10 +23,11 @@ final class HBaseSessions {
     }
 
     static SessionProtocol open(StoreSettings settings, Webapp webapp, Clock clock, TableView tableView) {
+        ClientLogDefaults.apply();
         LiveCounters counters = new LiveCounters();
         StateSeal seal = StateSeal.of(settings, counters);
         HBaseCalls calls = new HBaseCalls(counters);
-        SharedConnections.Lease connection = SharedConnections.acquire(settings, calls);
+        SharedConnections.Lease connection = SharedConnections.acquire(settings, calls, webapp.classLoader());
         try {
             new SessionTables(connection.connection(), calls, settings).prepare();
             AsyncConnection hbase = connection.connection();

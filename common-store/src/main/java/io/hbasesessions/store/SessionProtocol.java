@@ -74,11 +74,12 @@ final class SessionProtocol implements SessionStore {
         ExpiryTracking tracking = new ExpiryTracking(expiryIndex, expiry, seal, ExpiryTracking.bucketWidth(settings),
                 counters);
         this.with = new SaveOperation.Collaborators(rows, index,
-                new RowWrites(expiry, seal, settings.get(Setting.MAX_SESSION_BYTES), counters), counters, expiry, clock,
+                new RowWrites(expiry, seal, settings.get(Setting.MAX_SESSION_BYTES), counters,
+                        webapp.container().sessionSystem()), counters, expiry, clock,
                 settings.get(Setting.LOCKING_MODE), tracking, new RowTurns());
         this.durabilities = SavePlan.Durabilities.of(settings);
         this.sweeper = expiryIndex.map(expiryRows -> new ExpirySweeper(new ExpirySweeper.Collaborators(expiryRows,
-                tracking, rows, index, expiry, clock, counters, this::newDeadline), keyScope, leaseTimeout,
+                tracking, rows, index, expiry, clock, counters, this::newDeadline), keyScope, this::isSessionHere, leaseTimeout,
                 (sessionId, key, row) -> loaded(sessionId, key, row, null)));
         this.health = health;
         this.onClose = onClose;
@@ -140,7 +141,8 @@ final class SessionProtocol implements SessionStore {
         Set<String> live = new HashSet<>();
         Instant now = now();
         for (int i = 0; i < keys.size(); i++) {
-            if (rows.get(i).filter(row -> !with.expiry().isOverAt(row.state(), now)).isPresent()) {
+            if (rows.get(i).filter(row -> isSessionHere(row.state()) && !with.expiry().isOverAt(row.state(), now))
+                    .isPresent()) {
                 live.add(idsByKey.get(keys.get(i)));
             }
         }
@@ -332,7 +334,8 @@ final class SessionProtocol implements SessionStore {
 
     /**
      * Ends the session the row holds, whatever version it is at by then (another request may write it meanwhile);
-     * returns the session ended, or empty when there was none (an unreadable row is ended too).
+     * returns the session ended, or empty when there was none (an unreadable row is ended too; another session
+     * system's row is none here and stays).
      */
     private Optional<SessionRow> endWhatIsThere(SessionKey key, Deadline deadline) {
         for (int attempt = 1; attempt <= MAX_END_ATTEMPTS; attempt++) {
@@ -343,7 +346,10 @@ final class SessionProtocol implements SessionStore {
                 with.rows().endUnreadable(key, deadline);
                 return Optional.empty();
             }
-            if (row.isEmpty() || with.rows().end(key, row.get(), deadline)) {
+            if (row.isEmpty() || !isSessionHere(row.get().state())) {
+                return Optional.empty();
+            }
+            if (with.rows().end(key, row.get(), deadline)) {
                 return row;
             }
         }
@@ -653,9 +659,11 @@ final class SessionProtocol implements SessionStore {
             LOG.log(Level.WARNING, "Session {0} is unreadable and treated as absent: {1}", key.shortHex(), e.getMessage());
             return Optional.empty();
         }
-        if (row.isEmpty()) {
+        if (row.isEmpty() || !isSessionHere(row.get().state())) {
             with.counters().increment(StoreCounter.LOAD_MISSES);
-        } else if (with.expiry().isOverAt(row.get().state(), now())) {
+            return Optional.empty();
+        }
+        if (with.expiry().isOverAt(row.get().state(), now())) {
             if (row.get().stale()) {
                 with.counters().increment(StoreCounter.ERRORS);
                 throw new StoreUnavailableException("The primary replica did not answer within timelineReadAfterMillis "
@@ -666,6 +674,11 @@ final class SessionProtocol implements SessionStore {
             return Optional.empty();
         }
         return row;
+    }
+
+    /** Whether a stored state is a session of this store's session system (another system's row is none here). */
+    private boolean isSessionHere(StoredState state) {
+        return webapp.container().sees(state.sessionSystem());
     }
 
     /**

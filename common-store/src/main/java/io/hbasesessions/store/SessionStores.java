@@ -28,7 +28,9 @@ public final class SessionStores {
 
     /** As {@link #open(StoreSettings, Webapp)}, with the clock that decides expiry (tests move it instead of sleeping). */
     public static SessionStore open(StoreSettings settings, Webapp webapp, Clock clock) {
-        SessionStore store = HBaseSessions.open(settings, webapp, clock, table -> table);
+        // On a thread of its own: see HBaseClientThreads.onThreadOfItsOwn.
+        SessionStore store = HBaseClientThreads.onThreadOfItsOwn(() -> HBaseSessions.open(settings, webapp, clock,
+                table -> table));
         if (settings.get(Setting.STATE_PROTECTION) == StateProtection.NONE) {
             LOG.log(Level.WARNING, "stateProtection=none for keyScope ''{0}'': a session is whatever table ''{1}'' holds, "
                     + "so anyone who can write that table can log in as any user and put any value in a session. Set "

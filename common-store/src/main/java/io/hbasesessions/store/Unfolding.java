@@ -23,12 +23,7 @@ import java.util.function.Consumer;
  */
 final class Unfolding {
 
-    private static final ClassValue<Shape> SHAPES = new ClassValue<>() {
-        @Override
-        protected Shape computeValue(Class<?> type) {
-            return Shape.of(type);
-        }
-    };
+    private static final PerClass<Shape> SHAPES = new PerClass<>(Shape::of);
 
     private final long budget;
     /** Sizes of complete objects that refer to others (an object absent here unfolds to itself alone). */

@@ -115,6 +115,23 @@ class ExpiryEventsTest {
         }
     }
 
+    /** Issue #28: a container's sweep of a key scope leaves Shiro's sessions of that scope to Shiro's sweep. */
+    @Test
+    void aSweepEndsOnlyTheSessionsOfItsOwnSessionSystem() {
+        MutableClock clock = new MutableClock(TestStores.START);
+        StoreSettings settings = settings().build();
+        ClassLoader loader = getClass().getClassLoader();
+        try (SessionStore jetty = SessionStores.open(settings, new Webapp(loader, Container.JETTY), clock);
+                SessionStore shiro = SessionStores.open(settings, new Webapp(loader, Container.SHIRO), clock)) {
+            List<String> jettys = create(jetty, clock, 2);
+            List<String> shiros = create(shiro, clock, 3);
+            clock.advance(TIMEOUT);
+
+            assertEquals(Set.copyOf(jettys), tagsOf(jetty.sweepExpired()).keySet());
+            assertEquals(Set.copyOf(shiros), tagsOf(shiro.sweepExpired()).keySet(), "Shiro's sessions were ended by Jetty");
+        }
+    }
+
     @Test
     void aSessionTouchedAfterItsEntryWasWrittenEndsOnlyAtItsNewEnd() {
         MutableClock clock = new MutableClock(TestStores.START);

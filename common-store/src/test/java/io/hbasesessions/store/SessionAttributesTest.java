@@ -1,5 +1,6 @@
 package io.hbasesessions.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -49,7 +50,7 @@ class SessionAttributesTest {
             public void undecodable(String name, CodecException failure) {
                 undecodable.add(name);
             }
-        }, name -> name.startsWith("org.eclipse.jetty."), (name, value) -> !name.equals("node.local"));
+        }, name -> name.startsWith("org.eclipse.jetty."), (name, value) -> !name.endsWith("node.local"));
         attributes.whenDecoded(value -> decodes.incrementAndGet());
         return attributes;
     }
@@ -169,6 +170,30 @@ class SessionAttributesTest {
         attributes.remove("org.eclipse.jetty.security.form.URI");
         attributes.clear();
         assertEquals(Set.of("app"), attributes.changes("k").removed());
+    }
+
+    /** Issue #28: Tomcat's session notes travel with the session, which no web application sees. */
+    @Test
+    void aContainersNotesAreStoredWhateverItsFiltersHiddenFromTheApplicationAndCarried() {
+        SessionAttributes attributes = attributesOf(Map.of("app", "y"));
+        attributes.putNote("node.local", new byte[] {1, 2});
+        attributes.putNote("saved", new byte[] {3});
+        assertEquals(Set.of("app"), attributes.keySet());
+        assertArrayEquals(new byte[] {1, 2}, attributes.note("node.local").orElseThrow());
+        AttributeChanges written = attributes.changes("k");
+        assertEquals(2, written.written().size(), "notes are stored even under a name the filters keep on the node");
+        attributes.rebase(written.written(), written);
+
+        SessionAttributes nextRequest = attributesOfBytes(new LinkedHashMap<>(written.written()));
+        assertEquals(Set.of(), nextRequest.keySet());
+        assertNull(nextRequest.get(SessionAttributes.NOTE_PREFIX + "saved"));
+        assertArrayEquals(new byte[] {3}, nextRequest.note("saved").orElseThrow());
+        assertEquals(Set.of("node.local", "saved"), nextRequest.noteNames());
+        nextRequest.clear();
+        assertTrue(nextRequest.changes("k").isEmpty(), "the application's clear() leaves the notes");
+        nextRequest.removeNote("saved");
+        assertEquals(Set.of(SessionAttributes.NOTE_PREFIX + "saved"), nextRequest.changes("k").removed());
+        assertThrows(IllegalArgumentException.class, () -> nextRequest.put(SessionAttributes.NOTE_PREFIX + "x", "y"));
     }
 
     @Test

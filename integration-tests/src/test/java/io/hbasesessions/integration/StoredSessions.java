@@ -8,6 +8,8 @@ import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.Webapp;
+import io.hbasesessions.embedded.TestNamespace;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -15,6 +17,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 
 /** The sessions the nodes stored in HBase under one key scope, read with the store's own code. */
 final class StoredSessions implements AutoCloseable {
@@ -65,6 +68,20 @@ final class StoredSessions implements AutoCloseable {
             return MessageDigest.getInstance("SHA-256").digest((keyScope + "\n" + sessionId).getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java platform provides SHA-256", e);
+        }
+    }
+
+    /**
+     * NoSecretsAtRestTest's rule over HTTP: no cell of the default sessions tables holds {@code secret} (a password,
+     * a session id), in UTF-8 or UTF-16 (all but its last character: Kryo marks the end of an ASCII string in its
+     * last byte).
+     */
+    static void assertStoredNowhere(Configuration client, String secret, String what) {
+        String searched = secret.substring(0, secret.length() - 1);
+        for (Charset encoding : List.of(StandardCharsets.UTF_8, StandardCharsets.UTF_16BE, StandardCharsets.UTF_16LE)) {
+            if (TestNamespace.anyCellHolds(client, List.of("sessions", "user_sessions"), searched.getBytes(encoding))) {
+                throw new AssertionError("a cell holds " + what + " in " + encoding);
+            }
         }
     }
 

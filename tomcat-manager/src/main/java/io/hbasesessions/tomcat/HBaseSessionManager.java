@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
@@ -64,6 +66,8 @@ public class HBaseSessionManager extends ManagerBase {
     private volatile SessionStore store;
     private StoreMBean.Registration mbean;
     private ClassLoader applicationClassLoader;
+    /** The session notes that stay on the node which were reported, each once. */
+    private final Set<String> notesReported = ConcurrentHashMap.newKeySet();
 
     public HBaseSessionManager() {
         // Another node must recognise a FORM or programmatic login, so the login is stored by default
@@ -375,6 +379,29 @@ public class HBaseSessionManager extends ManagerBase {
             flush(request, sessions);
         }
         return sessions.failure() == null;
+    }
+
+    /**
+     * Saves the sessions of the request this thread serves, now: for what Tomcat's authenticators change right
+     * before they commit a response themselves, past the valve's guard (the login page they forward to, the
+     * redirect after {@code j_security_check}), so that the next request, on any node, finds it.
+     */
+    void saveNow() {
+        RequestSessions request = RequestSessions.current(this);
+        if (request != null) {
+            flush(request.request(), request);
+        }
+    }
+
+    /**
+     * Says once per note name that a session note Tomcat (or a valve) set is not stored: it lives as long as the
+     * request's copy of the session, and the next request, on any node, does not have it.
+     */
+    void noteStaysWithTheRequest(String note) {
+        if (notesReported.add(note)) {
+            log.warn("Session note " + note + " of context [" + getContext().getName() + "] is not stored with the "
+                    + "session: it is gone when the request ends (README, Limits)");
+        }
     }
 
     /** Saves every session the request holds; a failure is recorded in {@code sessions} and stops the saves. */
