@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hbasesessions.embedded.EmbeddedHBase;
-import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.testing.Browser;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,15 +15,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The real jetty-home with this build's module zip, installed as README.md tells a user into two jetty-bases of
@@ -34,35 +25,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * ({@code demo-realm}, as Jetty's documentation configures a realm). The checks share the two running servers
  * and make sessions of their own; the restart comes last.
  */
-@ExtendWith(HBaseExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-abstract class AbstractJettyDistributionIT {
+abstract class AbstractJettyDistributionIT extends AbstractDistributionIT<JettyServer> {
 
     /** The default key scope on Jetty: the context path. */
     private static final String KEY_SCOPE = "/shop";
     private static final String USER = "formuser";
     private static final String PASSWORD = "jf-pw-Wq43uD";
 
-    EmbeddedHBase hbase;
-    Configuration client;
-    /** The key file every node has a copy of. */
-    Path stateKeys;
-    JettyServer nodeA;
-    JettyServer nodeB;
-
     /** The Jetty environment, {@code ee10} or {@code ee11}. */
     abstract String environment();
 
-    @BeforeAll
-    void installTwoNodesAsReadmeSays(EmbeddedHBase server, Configuration clientConfiguration) throws Exception {
-        hbase = server;
-        client = clientConfiguration;
-        String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
-        // README's openssl command writes the same: the base64 of 32 random bytes; every node gets a copy.
-        stateKeys = TestNodes.writeStateKey(Path.of("target", "it", "jetty-" + environment() + "-state-keys").toAbsolutePath());
-        nodeA = JettyServer.install(environment(), "a", quorum, stateKeys, this::extraInstall).start("a-first-run.log");
-        nodeB = JettyServer.install(environment(), "b", quorum, stateKeys, this::extraInstall).start("b-first-run.log");
+    @Override
+    JettyServer install(String name, String zookeeperQuorum) throws IOException, InterruptedException {
+        return JettyServer.install(environment(), name, zookeeperQuorum, stateKeys, this::extraInstall);
     }
 
     /** The FORM login WAR and its realm, with a user of role {@code user}. */
@@ -72,15 +47,6 @@ abstract class AbstractJettyDistributionIT {
                 USER + ": " + PASSWORD + ",user\n", StandardOpenOption.APPEND);
         Files.copy(Path.of(System.getProperty("form.login.war")), server.jettyBase().resolve("webapps/form.war"));
         Files.copy(Path.of(System.getProperty("test.war")), server.jettyBase().resolve("webapps/app.war"));
-    }
-
-    @AfterAll
-    void stopBothNodes() {
-        for (JettyServer node : new JettyServer[] {nodeA, nodeB}) {
-            if (node != null) {
-                node.stop();
-            }
-        }
     }
 
     /** Issue #28 item 1, on Jetty's FORM authenticator: one node, and the session's cart stays through the login. */
@@ -124,7 +90,7 @@ abstract class AbstractJettyDistributionIT {
         String beforeTheLogin = browser.sessionId();
         expectLoginPage(browser, nodeA, browser.post(nodeA.url("form/protected/order;jsessionid=" + beforeTheLogin),
                 Map.of("item", "mug")));
-        StoredSessions.assertStoredNowhere(client, beforeTheLogin, "the session id");
+        assertStoredNowhere(beforeTheLogin, "the session id");
         Browser.Answer login = browser.post(nodeB.url("form/j_security_check"), Map.of("j_username", USER, "j_password", PASSWORD));
         expectRedirect(login);
         assertTrue(login.location().endsWith("/form/protected/order"), "not back to the page asked for: " + login.location());
@@ -218,6 +184,6 @@ abstract class AbstractJettyDistributionIT {
     }
 
     void assertPasswordStoredNowhere() {
-        StoredSessions.assertStoredNowhere(client, PASSWORD, "the password");
+        assertStoredNowhere(PASSWORD, "the password");
     }
 }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hbasesessions.embedded.EmbeddedHBase;
-import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.testing.Browser;
 import java.io.IOException;
 import java.net.URI;
@@ -16,15 +14,8 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The real Tomcat distribution with this build's drop-in jar, installed exactly as README.md tells a user,
@@ -34,10 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * WAR at {@code /basic} and {@code /digest} behind Tomcat's BASIC and DIGEST authenticators. The checks share
  * the two running servers and make sessions of their own; the restart comes last.
  */
-@ExtendWith(HBaseExtension.class)
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-abstract class AbstractTomcatDistributionIT {
+abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<TomcatServer> {
 
     /** The default key scope, the same on Tomcat and Jetty: the context path (the default host adds nothing). */
     private static final String KEY_SCOPE = "/shop";
@@ -50,13 +38,6 @@ abstract class AbstractTomcatDistributionIT {
     /** The DIGEST authenticator's nonce key, the same on both nodes (its default is random per node). */
     private static final String DIGEST_KEY = "digest-key-shared-by-the-nodes";
 
-    EmbeddedHBase hbase;
-    Configuration client;
-    /** The key file every node has a copy of. */
-    Path stateKeys;
-    TomcatServer nodeA;
-    TomcatServer nodeB;
-
     /** The system property naming the distribution's version. */
     abstract String versionProperty();
 
@@ -64,15 +45,9 @@ abstract class AbstractTomcatDistributionIT {
         return System.getProperty(versionProperty());
     }
 
-    @BeforeAll
-    void installTwoNodesAsReadmeSays(EmbeddedHBase server, Configuration clientConfiguration) throws Exception {
-        hbase = server;
-        client = clientConfiguration;
-        String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
-        // README's openssl command writes the same: the base64 of 32 random bytes; every node gets a copy.
-        stateKeys = TestNodes.writeStateKey(Path.of("target", "it", "tomcat-" + version() + "-state-keys").toAbsolutePath());
-        nodeA = TomcatServer.install(version(), "a", quorum, stateKeys, this::extraInstall).start("a-first-run.log");
-        nodeB = TomcatServer.install(version(), "b", quorum, stateKeys, this::extraInstall).start("b-first-run.log");
+    @Override
+    TomcatServer install(String name, String zookeeperQuorum) throws IOException, InterruptedException {
+        return TomcatServer.install(version(), name, zookeeperQuorum, stateKeys, this::extraInstall);
     }
 
     /** What a test class adds to each node's installation, beyond README's steps and the test's applications. */
@@ -92,15 +67,6 @@ abstract class AbstractTomcatDistributionIT {
         Files.writeString(contexts.resolve("nocache.xml"), "<Context docBase=\"" + war + "\">\n"
                 + "  <Valve className=\"org.apache.catalina.authenticator.FormAuthenticator\" cache=\"false\"/>\n"
                 + "</Context>\n");
-    }
-
-    @AfterAll
-    void stopBothNodes() {
-        for (TomcatServer node : new TomcatServer[] {nodeA, nodeB}) {
-            if (node != null) {
-                node.stop();
-            }
-        }
     }
 
     /** Issue #28 item 1: Tomcat's own examples, on one node: the login goes through, the session's cart stays. */
@@ -298,10 +264,10 @@ abstract class AbstractTomcatDistributionIT {
     }
 
     void assertPasswordStoredNowhere() {
-        StoredSessions.assertStoredNowhere(client, PASSWORD, "the password");
+        assertStoredNowhere(PASSWORD, "the password");
     }
 
     void assertSessionIdStoredNowhere(String sessionId) {
-        StoredSessions.assertStoredNowhere(client, sessionId, "a session id");
+        assertStoredNowhere(sessionId, "a session id");
     }
 }

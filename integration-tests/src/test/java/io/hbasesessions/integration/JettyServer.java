@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -18,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * user, for one Jetty environment (ee10 or ee11), and run as {@code java -jar $JETTY_HOME/start.jar} on a free
  * port; the shop WAR is deployed from {@code webapps/}.
  */
-final class JettyServer {
+final class JettyServer extends InstalledServer {
 
     /** What a test adds to a jetty-base after README's steps: modules, users, applications. */
     interface Addition {
@@ -27,14 +26,12 @@ final class JettyServer {
 
     private final Path jettyHome;
     private final Path jettyBase;
-    private final int port;
     private final List<String> systemProperties = new ArrayList<>();
-    private ServerProcess process;
 
     private JettyServer(Path jettyHome, Path jettyBase, int port) {
+        super(port);
         this.jettyHome = jettyHome;
         this.jettyBase = jettyBase;
-        this.port = port;
     }
 
     /** Installs a node whose cells are protected with the key in {@code stateKeys}, which every node shares. */
@@ -87,7 +84,7 @@ final class JettyServer {
         return jettyBase;
     }
 
-    /** This node's copy of the key file README puts in /etc/hbase-sessions/. */
+    @Override
     Path stateKeys() {
         return jettyBase.resolve("etc/hbase-sessions/state-keys");
     }
@@ -102,26 +99,16 @@ final class JettyServer {
     }
 
     /** Not a README step: a free port instead of 8080, on the command line. */
-    JettyServer start(String logName) throws IOException, InterruptedException {
+    @Override
+    ProcessBuilder command() {
         List<String> arguments = new ArrayList<>(systemProperties);
-        arguments.addAll(List.of("jetty.http.host=127.0.0.1", "jetty.http.port=" + port));
-        process = ServerProcess.start(startJar(arguments), jettyBase.resolve(logName), url("shop/cart.txt"));
-        return this;
+        arguments.addAll(List.of("jetty.http.host=127.0.0.1", "jetty.http.port=" + port()));
+        return startJar(arguments);
     }
 
-    void stop() {
-        if (process != null) {
-            process.close();
-            process = null;
-        }
-    }
-
-    Path log() {
-        return process.log();
-    }
-
-    URI url(String path) {
-        return URI.create("http://127.0.0.1:" + port + "/" + path);
+    @Override
+    Path logFile(String logName) {
+        return jettyBase.resolve(logName);
     }
 
     private ProcessBuilder startJar(List<String> arguments) {

@@ -1,7 +1,6 @@
 package io.hbasesessions.integration;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,7 +15,7 @@ import java.util.Map;
  * One Tomcat distribution installed into a {@code $CATALINA_BASE} of its own exactly as README.md tells a user,
  * started as {@code bin/catalina.sh run}, on a free port and without a shutdown port (SIGTERM stops it).
  */
-final class TomcatServer {
+final class TomcatServer extends InstalledServer {
 
     /** What a test adds to an installation: its users and applications. */
     interface Addition {
@@ -26,12 +25,10 @@ final class TomcatServer {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final Path catalinaBase;
-    private final int port;
-    private ServerProcess process;
 
     private TomcatServer(Path catalinaBase, int port) {
+        super(port);
         this.catalinaBase = catalinaBase;
-        this.port = port;
     }
 
     /** Copies the unpacked distribution {@code version} to {@code target/it/tomcat-<version>-<name>} and installs it. */
@@ -77,28 +74,26 @@ final class TomcatServer {
                 "<Connector port=\"" + httpPort + "\" protocol=\"HTTP/1.1\"");
     }
 
-    TomcatServer start(String logName) throws IOException, InterruptedException {
+    @Override
+    ProcessBuilder command() {
         ProcessBuilder catalina = new ProcessBuilder(catalinaBase.resolve("bin/catalina.sh").toString(), "run")
                 .directory(catalinaBase.toFile());
         Map<String, String> environment = catalina.environment();
         environment.keySet().removeIf(name -> name.startsWith("CATALINA_") || name.equals("JAVA_OPTS"));
         environment.put("JAVA_HOME", System.getProperty("java.home"));
-        process = ServerProcess.start(catalina, catalinaBase.resolve("logs").resolve(logName), url("shop/cart.txt"));
-        return this;
+        return catalina;
     }
 
-    void stop() {
-        if (process != null) {
-            process.close();
-            process = null;
-        }
+    @Override
+    Path logFile(String logName) {
+        return catalinaBase.resolve("logs").resolve(logName);
     }
 
     Path catalinaBase() {
         return catalinaBase;
     }
 
-    /** This node's copy of the key file README puts in /etc/hbase-sessions/. */
+    @Override
     Path stateKeys() {
         return stateKeysIn(catalinaBase);
     }
@@ -108,14 +103,7 @@ final class TomcatServer {
         return catalinaBase.resolve("conf/hbase-sessions/state-keys");
     }
 
-    /** The log of the current (or last) run. */
-    Path log() {
-        return process.log();
-    }
 
-    URI url(String path) {
-        return URI.create("http://127.0.0.1:" + port + "/" + path);
-    }
 
     /** A command of the manager application ({@code text/list}, {@code jmxproxy/}, ...), as its operator. */
     String manager(String command, String query) {
