@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.testvalues.AttributeValues;
 import java.io.File;
 import java.lang.ref.WeakReference;
 import java.net.MalformedURLException;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * HBase's client, with a class loader of its own. When its last store closes nothing may keep that loader:
  * no thread of the client (its network threads, its static timers, ZooKeeper's), and no cache of the JDK's
  * holding one of its classes (a {@code ClassValue} on a JDK class did). Here the store runs in such a loader,
- * reads, writes and decodes, closes, and the loader must be collected, with no thread left.
+ * reads, writes and decodes (an application value among the attributes), closes, and the loader must be
+ * collected, with no thread left.
  */
 @ExtendWith(HBaseExtension.class)
 class StoreInsideAWebappTest {
@@ -100,15 +102,12 @@ class StoreInsideAWebappTest {
             ClassLoader loader = InTheWebapp.class.getClassLoader();
             try (SessionStore store = SessionStores.open(builder.build(), new Webapp(loader, Container.SHIRO))) {
                 StoredSession created = TestStores.create(store, Instant.now(), Duration.ofMinutes(30),
-                        Map.of("user", "alice", "cart", new ArrayList<>(List.of("book")), "visit", new Visit(3)));
+                        Map.of("user", "alice", "cart", new ArrayList<>(List.of("book")), "visit", new AttributeValues.Point(3, 4)));
                 StoredSession loaded = store.load(created.record().id()).orElseThrow();
                 loaded.attributes().keySet();
                 loaded.attributes().put("step", "checkout");
                 store.save(loaded, loaded.record());
             }
         }
-    }
-
-    record Visit(int count) implements java.io.Serializable {
     }
 }
