@@ -21,6 +21,12 @@ lib/hbase-sessions/*.jar
 [xml]
 etc/sessions/hbase/session-store.xml
 
+[ini]
+## The jars of lib/hbase-sessions/ are the server's: no web application sees the store, Kryo or the HBase client
+## with the libraries it carries relocated (a WAR bringing its own copies still loads those). Only
+## io.hbasesessions.api (SessionRevoker, which the store hands to each application) stays visible.
+jetty.webapp.addHiddenClasses+=,${jetty.base.uri}/lib/hbase-sessions/,-io.hbasesessions.api.
+
 [ini-template]
 ## An hbase-site.xml to read the client settings from. (file path)
 # jetty.session.hbase.hbaseSite=
@@ -72,6 +78,9 @@ etc/sessions/hbase/session-store.xml
 
 ## Only attribute values whose class name matches it wholly are stored and read back; a class inside a value must match it too, or be one of the JDK's value classes (see docs/security.md). Default: none (on Tomcat: the Manager's sessionAttributeValueClassNameFilter). (regular expression)
 # jetty.session.hbase.attributeClassFilter=
+
+## Classes attribute values may be made of besides the web application's own and the JDK's value and collection types: classes of a library on the server's class path, or other JDK classes. Each must still be Serializable; the classes hbase-sessions ships and the deny list are refused whatever this says (see docs/security.md). (class and package names (com.shop.Money, com.shop.model.), comma-separated)
+# jetty.session.hbase.allowedAttributeClasses=
 
 ## Largest serialized session a save accepts; a larger one fails that request (HTTP 500) and leaves the stored session as it was. (bytes, 1024-8388608)
 # jetty.session.hbase.maxSessionBytes=1048576

@@ -78,7 +78,43 @@ final class Report {
         if (value instanceof Optional<?> optional) {
             return optional.map(Report::scalar).orElse("-");
         }
+        if (value instanceof FromCell cell) {
+            return escaped(cell.text());
+        }
         return value == null ? "-" : String.valueOf(value);
+    }
+
+    /**
+     * Text read from a stored cell, which whoever wrote the cell chose: in text output every control character
+     * (ESC, BEL, CR, line breaks...), format character (bidirectional overrides) and backslash is escaped as in
+     * Java, so that it can neither move the terminal's cursor nor pass for a line of the report; JSON escapes its own.
+     */
+    record FromCell(String text) {
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    static FromCell fromCell(String text) {
+        return new FromCell(text);
+    }
+
+    private static String escaped(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\\') {
+                out.append("\\\\");
+            } else if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+                    || Character.getType(c) == Character.LINE_SEPARATOR
+                    || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) {
+                out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     private static void json(Object value, StringBuilder out) {

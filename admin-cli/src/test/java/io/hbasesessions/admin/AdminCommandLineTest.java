@@ -7,16 +7,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.store.Container;
 import io.hbasesessions.store.ForgedRows;
 import io.hbasesessions.store.HBaseInspector;
+import io.hbasesessions.store.RelocatedGadgets;
 import io.hbasesessions.store.SessionPrincipal;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StateProtection;
 import io.hbasesessions.store.StoreMBean;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoredSession;
 import io.hbasesessions.store.TestStores;
+import io.hbasesessions.store.WarClassLoaderFixture;
+import io.hbasesessions.store.Webapp;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -168,7 +174,8 @@ class AdminCommandLineTest {
         assertFalse(byStdin.out().contains(id) || byStdin.err().contains(id), "the id is never printed");
 
         Path idFile = Files.writeString(work.resolve("id"), id + ".jvm1\n");
-        Run byFile = runOnHBase("", "inspect", "--key-scope", "/shop", "--id-file", idFile.toString(), "--values", "--json");
+        Run byFile = runOnHBase("", "inspect", "--key-scope", "/shop", "--id-file", idFile.toString(), "--values",
+                "--state-protection", "none", "--json");
         assertEquals(0, byFile.exitCode(), byFile.err());
         assertTrue(byFile.out().contains("\"value\":\"s3cr3t-value\"") && byFile.out().contains("\"value\":\"[book, pen]\""),
                 byFile.out());
@@ -225,12 +232,101 @@ class AdminCommandLineTest {
 
         String hostile = TestStores.newId();
         ForgedRows.sessionWithAHostileAttribute(hbase, settings.get(Setting.TABLE), "/shop", hostile);
-        Run claim = runOnHBase(hostile + "\n", "inspect", "--key-scope", "/shop", "--values", "--json");
+        Run claim = runOnHBase(hostile + "\n", "inspect", "--key-scope", "/shop", "--values", "--state-protection", "none",
+                "--json");
         assertEquals(0, claim.exitCode(), claim.out() + claim.err());
         assertTrue(claim.out().contains("{\"name\":\"user\",\"bytes\":"), claim.out());
         assertTrue(claim.out().contains("\"value\":\"alice\""), claim.out());
-        assertTrue(claim.out().contains("{\"name\":\"claim\",\"bytes\":") && claim.out().contains("\"class\":null,"
+        assertTrue(claim.out().contains("{\"name\":\"claim\",\"bytes\":") && claim.out().contains("\"class\":\"[B\","
                 + "\"undecodable\":"), claim.out());
+    }
+
+    /**
+     * Issue #27: inspect decoded every attribute even without --values, with this tool's class path (which holds
+     * the relocated Commons Collections): looking at a suspicious session ran the forger's command.
+     */
+    @Test
+    void inspectingAForgedGadgetChainRunsNothingWithOrWithoutValues() throws Exception {
+        String id = TestStores.newId();
+        Path marker = RelocatedGadgets.markerIn(work.resolve("markers"), "inspected");
+        ForgedRows.sessionWithAGadgetChain(hbase, settings.get(Setting.TABLE), "/shop", id, marker);
+
+        Run names = runOnHBase(id + "\n", "inspect", "--key-scope", "/shop");
+        assertFalse(Files.exists(marker), "inspect ran the chain's command");
+        assertEquals(0, names.exitCode(), names.err());
+        assertTrue(names.out().contains("name=cart, bytes=") && names.out().contains("class=java.util.PriorityQueue"),
+                names.out());
+
+        Run values = runOnHBase(id + "\n", "inspect", "--key-scope", "/shop", "--values", "--state-protection", "none");
+        assertFalse(Files.exists(marker), "inspect --values ran the chain's command");
+        assertEquals(0, values.exitCode(), values.err());
+        assertTrue(values.out().contains("value=alice") && values.out().contains("is one of the classes hbase-sessions "
+                + "ships"), values.out());
+    }
+
+    /** Values are decoded only from cells the fleet's key vouches for, or when the operator says the fleet has none. */
+    @Test
+    void valuesAreDecodedOnlyUnderTheFleetsKeyOrWhenToldTheFleetRunsWithoutProtection() throws Exception {
+        String unprotected = createdWith(store, "cart", "book");
+        Run refused = runOnHBase(unprotected + "\n", "inspect", "--key-scope", "/shop", "--values");
+        assertEquals(2, refused.exitCode(), refused.out());
+        assertTrue(refused.err().contains("--values decodes bytes that whoever can write the table may have written"),
+                refused.err());
+        Run told = runOnHBase(unprotected + "\n", "inspect", "--key-scope", "/shop", "--values", "--state-protection",
+                "none");
+        assertTrue(told.exitCode() == 0 && told.out().contains("value=book"), told.out() + told.err());
+
+        Path keys = keyFile();
+        try (SessionStore signing = TestStores.open(settings.toBuilder().set(Setting.STATE_PROTECTION, StateProtection.HMAC)
+                .set(Setting.STATE_KEY_FILE, keys).build())) {
+            String signed = createdWith(signing, "cart", "pen");
+            Run vouched = runOnHBase(signed + "\n", "inspect", "--key-scope", "/shop", "--values", "--state-protection",
+                    "hmac", "--state-key-file", keys.toString());
+            assertTrue(vouched.exitCode() == 0 && vouched.out().contains("value=pen"), vouched.out() + vouched.err());
+        }
+    }
+
+    /** With --values only the JDK's classes are known, unless the operator names the application's. */
+    @Test
+    void applicationClassesAreKnownOnlyFromTheApplicationClasspathGiven() throws Exception {
+        try (WarClassLoaderFixture.WarLoader war = WarClassLoaderFixture.warLoader(work.resolve("war"));
+                SessionStore warStore = SessionStores.open(settings, new Webapp(war, Container.NONE))) {
+            String id = createdWith(warStore, "item", WarClassLoaderFixture.newCartItem(war, "book", 2));
+            Run jdkOnly = runOnHBase(id + "\n", "inspect", "--key-scope", "/shop", "--values", "--state-protection",
+                    "none");
+            assertTrue(jdkOnly.out().contains("class=war.CartItem") && jdkOnly.out().contains("class not found: "
+                    + "war.CartItem"), jdkOnly.out());
+            Run withTheApplication = runOnHBase(id + "\n", "inspect", "--key-scope", "/shop", "--values",
+                    "--state-protection", "none", "--application-classpath", work.resolve("war/classes").toString());
+            assertTrue(withTheApplication.out().contains("value=book x2"), withTheApplication.out());
+        }
+    }
+
+    /** A login name and an attribute name are whatever the forger wrote: ESC, BEL, CR rewrote the operator's terminal. */
+    @Test
+    void everyTextFromTheCellIsPrintedWithItsControlCharactersEscaped() {
+        String id = TestStores.newId();
+        String forged = "\u001b]0;owned\u0007\u001b[2K\radmin\u202e\u0085";
+        ForgedRows.sessionWithTextsOfTheForgersChoosing(hbase, settings.get(Setting.TABLE), "/shop", id, forged);
+
+        Run text = runOnHBase(id + "\n", "inspect", "--key-scope", "/shop", "--values", "--state-protection", "none");
+        assertEquals(0, text.exitCode(), text.err());
+        assertTrue(text.out().chars().noneMatch(c -> Character.isISOControl(c) && c != '\n'
+                || Character.getType(c) == Character.FORMAT), "a control character reached the terminal: " + text.out());
+        String escaped = "\\u001b]0;owned\\u0007\\u001b[2K\\u000dadmin\\u202e\\u0085";
+        assertTrue(text.out().contains("login: " + escaped), text.out());
+        assertTrue(text.out().contains("name: " + escaped) || text.out().contains("name=" + escaped), text.out());
+        Run json = runOnHBase(id + "\n", "inspect", "--key-scope", "/shop", "--json");
+        assertTrue(json.out().contains("\"login\":\"\\u001b]0;owned\\u0007"), json.out());
+    }
+
+    /** A session stored through {@code into} with one attribute; returns its id. */
+    private static String createdWith(SessionStore into, String name, Object value) {
+        StoredSession session = into.newSession(SessionRecord.created(TestStores.newId(), Instant.now(), HALF_AN_HOUR),
+                false);
+        session.attributes().put(name, value);
+        into.save(session, session.record());
+        return session.record().id();
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -37,12 +38,16 @@ final class ExpirySweeper {
 
     private final Collaborators with;
     private final String keyScope;
+    private final Predicate<StoredState> sessionHere;
     private final Duration leaseTimeout;
     private final EndedSessions endedSessions;
 
-    ExpirySweeper(Collaborators with, String keyScope, Duration leaseTimeout, EndedSessions endedSessions) {
+    /** @param sessionHere which rows are sessions of this store's system: another system's are left to its own sweepers */
+    ExpirySweeper(Collaborators with, String keyScope, Predicate<StoredState> sessionHere, Duration leaseTimeout,
+            EndedSessions endedSessions) {
         this.with = with;
         this.keyScope = keyScope;
+        this.sessionHere = sessionHere;
         this.leaseTimeout = leaseTimeout;
         this.endedSessions = endedSessions;
     }
@@ -116,10 +121,11 @@ final class ExpirySweeper {
         for (int i = 0; i < named.size(); i++) {
             ExpiryIndex.Entry entry = named.get(i);
             Optional<SessionRow> row = rows.get(i);
-            // Gone (invalidated, revoked, moved to a new id) or live (its end moved into a later bucket).
+            // Gone (invalidated, revoked, moved to a new id) or live (its end moved into a later bucket). An
+            // ended session of another session system stays, with its entry, for that system's sweepers.
             if (row.isEmpty() || !with.expiry().isOverAt(row.get().state(), now)) {
                 done.add(entry);
-            } else if (with.rows().delete(entry.session(), row.get().version(), deadline)) {
+            } else if (sessionHere.test(row.get().state()) && with.rows().end(entry.session(), row.get(), deadline)) {
                 ended.add(endedSessions.of(ids.get(i), entry.session(), row.get()));
                 done.add(entry);
                 with.counters().increment(StoreCounter.EXPIRED_BY_SWEEP);

@@ -57,7 +57,7 @@ final class ExpiryTracking {
         if (replaced != null && due.equals(dueOf(replaced))) {
             return;
         }
-        byte[] sealedId = seal.seal(key, ID_SEAL_VERSION, sessionId.getBytes(StandardCharsets.UTF_8));
+        byte[] sealedId = seal.sealSecret(key, ID_SEAL_VERSION, sessionId.getBytes(StandardCharsets.UTF_8));
         index.get().add(due, new ExpiryIndex.Entry(key, sealedId), durability, deadline);
         counters.increment(StoreCounter.EXPIRY_ENTRIES);
     }

@@ -2,6 +2,7 @@ package io.hbasesessions.store;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +13,6 @@ import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Consistency;
-import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
@@ -36,27 +36,36 @@ final class HBaseSessionRows implements SessionRows {
      * empty", so one condition finds a lease free whether it was given back, expired or never taken.
      */
     static final byte[] FREE_LEASE = new byte[0];
+    /**
+     * The state cell of a session that ended ({@link SessionRows}): one zero byte, which no state the store writes
+     * is (a state cell starts with a format byte that is never zero and holds a checksum). Not empty: HBase takes
+     * an empty expected value for "missing or empty", and a create must tell a row that never held a session from
+     * one where a session ended.
+     */
+    static final byte[] ENDED = {0};
+    /** Attempts to end an unreadable row while its version cell keeps changing under it. */
+    private static final int UNREADABLE_END_ATTEMPTS = 3;
 
     private final AsyncTable<?> table;
     private final HBaseCalls calls;
-    private final WriteDurability deleteDurability;
+    private final WriteDurability endDurability;
     private final StateSeal seal;
     private final Consistency loadConsistency;
     private final Function<Get, CompletableFuture<Result>> gets;
     private final Function<CheckAndMutate, CompletableFuture<CheckAndMutateResult>> conditionalWrites;
 
     /**
-     * @param deleteDurability of deletes: invalidation and revocation must not be undone by a crash
+     * @param endDurability of session ends: invalidation and revocation must not be undone by a crash
      * @param seal checks each state cell read before it is parsed
      * @param timelineReads whether loads may be answered by a secondary replica
      * @param coalescing where the Gets and conditional writes of concurrent requests find each other
      *     ({@code coalesceCalls}), or empty to send each on its own
      */
-    HBaseSessionRows(AsyncTable<?> table, HBaseCalls calls, WriteDurability deleteDurability, StateSeal seal,
+    HBaseSessionRows(AsyncTable<?> table, HBaseCalls calls, WriteDurability endDurability, StateSeal seal,
             boolean timelineReads, Optional<Coalescing> coalescing) {
         this.table = table;
         this.calls = calls;
-        this.deleteDurability = deleteDurability;
+        this.endDurability = endDurability;
         this.seal = seal;
         this.loadConsistency = timelineReads ? Consistency.TIMELINE : Consistency.STRONG;
         Function<Get, CompletableFuture<Result>> getAlone = table::get;
@@ -111,7 +120,13 @@ final class HBaseSessionRows implements SessionRows {
 
     @Override
     public boolean insert(SessionKey key, RowWrite write, Deadline deadline) {
-        return conditional(CheckAndMutate.newBuilder(key.row()).ifNotExists(FAMILY, VERSION).build(put(key, write)),
+        return conditional(CheckAndMutate.newBuilder(key.row()).ifNotExists(FAMILY, STATE).build(put(key, write)), key,
+                deadline);
+    }
+
+    @Override
+    public boolean insertOverEnd(SessionKey key, RowWrite write, Deadline deadline) {
+        return conditional(CheckAndMutate.newBuilder(key.row()).ifEquals(FAMILY, STATE, ENDED).build(put(key, write)),
                 key, deadline);
     }
 
@@ -132,20 +147,39 @@ final class HBaseSessionRows implements SessionRows {
     }
 
     @Override
-    public boolean delete(SessionKey key, long expectedVersion, Deadline deadline) {
-        return conditional(CheckAndMutate.newBuilder(key.row())
-                .ifEquals(FAMILY, VERSION, Bytes.toBytes(expectedVersion)).build(rowDelete(key)), key, deadline);
+    public boolean end(SessionKey key, SessionRow session, Deadline deadline) {
+        return conditional(endOf(key, session), key, deadline);
     }
 
     @Override
-    public void delete(SessionKey key, Deadline deadline) {
-        calls.await(table.delete(rowDelete(key)), deadline, key, "deleting the session");
+    public List<SessionKey> endAll(List<Ending> endings, Deadline deadline) {
+        List<CheckAndMutate> ends = endings.stream().map(ending -> endOf(ending.key(), ending.session())).toList();
+        List<CheckAndMutateResult> results = calls.await(table.checkAndMutateAll(ends), deadline, null,
+                "ending " + endings.size() + " sessions");
+        List<SessionKey> changed = new ArrayList<>();
+        for (int i = 0; i < endings.size(); i++) {
+            if (!results.get(i).isSuccess()) {
+                changed.add(endings.get(i).key());
+            }
+        }
+        return changed;
     }
 
     @Override
-    public void deleteAll(List<SessionKey> keys, Deadline deadline) {
-        calls.await(table.deleteAll(keys.stream().map(this::rowDelete).toList()), deadline, null,
-                "deleting " + keys.size() + " sessions");
+    public boolean endUnreadable(SessionKey key, Deadline deadline) {
+        for (int attempt = 0; attempt < UNREADABLE_END_ATTEMPTS; attempt++) {
+            byte[] version = calls.await(table.get(new Get(key.row()).addColumn(FAMILY, VERSION)), deadline, key,
+                    "reading the session's version").getValue(FAMILY, VERSION);
+            CheckAndMutate.Builder unchanged = CheckAndMutate.newBuilder(key.row());
+            CheckAndMutate end = (version == null ? unchanged.ifNotExists(FAMILY, VERSION)
+                    : unchanged.ifEquals(FAMILY, VERSION, version))
+                    .build(endMarker(key, version != null && version.length == Bytes.SIZEOF_LONG ? Bytes.toLong(version) + 1 : 1,
+                            Long.MAX_VALUE));
+            if (conditional(end, key, deadline)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -163,7 +197,7 @@ final class HBaseSessionRows implements SessionRows {
     }
 
     /**
-     * Empty when the row holds no session (missing, expired by its TTL, or only a lease).
+     * Empty when the row holds no session (missing, expired by its TTL, ended, or only a lease).
      *
      * @throws CorruptSessionDataException if the cells are not a session this store wrote
      *     ({@link ForgedStateException} if they fail {@code stateProtection})
@@ -175,7 +209,7 @@ final class HBaseSessionRows implements SessionRows {
     /** As the store reads a row: for every reader of session rows (the store, {@code hbase-sessions stats}). */
     static Optional<SessionRow> parse(StateSeal seal, SessionKey key, Result result) {
         byte[] state = result.getValue(FAMILY, STATE);
-        if (state == null) {
+        if (state == null || isEnd(state)) {
             return Optional.empty();
         }
         byte[] version = result.getValue(FAMILY, VERSION);
@@ -216,8 +250,29 @@ final class HBaseSessionRows implements SessionRows {
         return durable(put, write.durability());
     }
 
-    private Delete rowDelete(SessionKey key) {
-        return durable(new Delete(key.row()), deleteDurability);
+    /** Whether a state cell is the end marker of a session that ended. */
+    static boolean isEnd(byte[] stateCell) {
+        return Arrays.equals(stateCell, ENDED);
+    }
+
+    private CheckAndMutate endOf(SessionKey key, SessionRow session) {
+        return CheckAndMutate.newBuilder(key.row()).ifEquals(FAMILY, VERSION, Bytes.toBytes(session.version()))
+                .build(endMarker(key, session.version() + 1, session.state().cellTtlMillis()));
+    }
+
+    /**
+     * The end of a session at {@code version}, living {@code cellTtlMillis}; none (the table's TTL alone) for cells
+     * whose TTL is not known ({@code Long.MAX_VALUE}) or a state that recorded none.
+     */
+    private Put endMarker(SessionKey key, long version, long cellTtlMillis) {
+        Put end = new Put(key.row())
+                .addColumn(FAMILY, STATE, ENDED)
+                .addColumn(FAMILY, VERSION, Bytes.toBytes(version))
+                .addColumn(FAMILY, LEASE, FREE_LEASE);
+        if (cellTtlMillis > 0 && cellTtlMillis != Long.MAX_VALUE) {
+            end.setTTL(cellTtlMillis);
+        }
+        return durable(end, endDurability);
     }
 
     private static Put leasePut(SessionKey key, byte[] value) {

@@ -23,10 +23,11 @@ final class HBaseSessions {
     }
 
     static SessionProtocol open(StoreSettings settings, Webapp webapp, Clock clock, TableView tableView) {
+        ClientLogDefaults.apply();
         LiveCounters counters = new LiveCounters();
         StateSeal seal = StateSeal.of(settings, counters);
         HBaseCalls calls = new HBaseCalls(counters);
-        SharedConnections.Lease connection = SharedConnections.acquire(settings, calls);
+        SharedConnections.Lease connection = SharedConnections.acquire(settings, calls, webapp.classLoader());
         try {
             new SessionTables(connection.connection(), calls, settings).prepare();
             AsyncConnection hbase = connection.connection();
@@ -39,10 +40,10 @@ final class HBaseSessions {
                     calls, lifecycle, seal, settings.get(Setting.TIMELINE_READS), coalescing);
             UserIndex index = new HBaseUserIndex(tableView.apply(table(hbase, settings.get(Setting.INDEX_TABLE), settings)),
                     calls, lifecycle);
-            if (settings.get(Setting.EXPIRY_EVENTS) && settings.get(Setting.STATE_PROTECTION) != StateProtection.ENCRYPT) {
+            if (settings.get(Setting.EXPIRY_EVENTS) && settings.find(Setting.STATE_KEY_FILE).isEmpty()) {
                 LOG.log(Level.WARNING, "expiryEvents keeps the id of every session in table ''{0}'' for its listeners, "
-                        + "readable by anyone who can read that table; stateProtection=encrypt encrypts them",
-                        settings.get(Setting.EXPIRY_TABLE));
+                        + "readable by anyone who can read that table; with a stateKeyFile (stateProtection=hmac or "
+                        + "encrypt) they are encrypted", settings.get(Setting.EXPIRY_TABLE));
             }
             Optional<ExpiryIndex> expiryIndex = settings.get(Setting.EXPIRY_EVENTS)
                     ? Optional.of(new HBaseExpiryIndex(tableView.apply(table(hbase, settings.get(Setting.EXPIRY_TABLE),

@@ -69,15 +69,15 @@ final class HBaseStoreAdministration implements StoreAdministration {
     }
 
     @Override
-    public SessionInspection inspect(String sessionId, boolean withValues) {
+    public SessionInspection inspect(String sessionId, Optional<ClassLoader> valueClasses) {
         SessionKey key = SessionKey.forLookup(settings.get(Setting.KEY_SCOPE), SessionIds.withoutRoute(sessionId))
                 .orElseThrow(() -> new IllegalArgumentException("That is not a session id: an id is 1 to "
                         + SessionIds.MAX_ID_CHARS + " letters, digits or _ + / = - (and an optional .route suffix)"));
-        return protocol().inspect(key, withValues);
+        return protocol().inspect(key, valueClasses);
     }
 
     @Override
-    public SessionInspection inspectRow(String rowKeyHex, boolean withValues) {
+    public SessionInspection inspectRow(String rowKeyHex, Optional<ClassLoader> valueClasses) {
         byte[] row;
         try {
             row = HexFormat.of().parseHex(rowKeyHex.trim());
@@ -86,7 +86,7 @@ final class HBaseStoreAdministration implements StoreAdministration {
         }
         SessionKey key = SessionKey.fromRow(row).orElseThrow(() -> new IllegalArgumentException(
                 "A row key is " + SessionKey.ROW_BYTES * 2 + " hex digits (the SHA-256 of keyScope and id)"));
-        return protocol().inspect(key, withValues);
+        return protocol().inspect(key, valueClasses);
     }
 
     @Override
@@ -181,6 +181,12 @@ final class HBaseStoreAdministration implements StoreAdministration {
 
         void add(Result result) {
             rows++;
+            byte[] stateCell = result.getValue(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE);
+            if (stateCell != null && HBaseSessionRows.isEnd(stateCell)) {
+                // An end marker: the row of a session that was invalidated or revoked.
+                ended++;
+                return;
+            }
             Optional<SessionRow> row;
             try {
                 row = SessionKey.fromRow(result.getRow())
@@ -198,7 +204,7 @@ final class HBaseStoreAdministration implements StoreAdministration {
             }
             Duration age = Duration.between(state.creationTime(), now);
             ages[bucket(AGE_BUCKETS.stream().map(limit -> age.compareTo(limit) < 0).toList())]++;
-            long size = result.getValue(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE).length;
+            long size = stateCell.length;
             sizes[bucket(SIZE_BUCKETS.stream().map(limit -> size < limit).toList())]++;
         }
 

@@ -10,7 +10,6 @@ import com.esotericsoftware.kryo.serializers.DefaultSerializers;
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
 import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
-import com.esotericsoftware.kryo.util.ObjectMap;
 import com.esotericsoftware.kryo.util.Pool;
 import com.esotericsoftware.kryo.util.Util;
 import java.io.ByteArrayOutputStream;
@@ -26,6 +25,7 @@ import java.util.EnumMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.objenesis.strategy.StdInstantiatorStrategy;
@@ -47,6 +47,8 @@ final class KryoCodec implements SessionCodec {
     private static final int INITIAL_BUFFER_BYTES = 512;
     private static final int PROXY_REGISTRATION = 50;
     private static final int WHOLE_JAVA_REGISTRATION = 51;
+    /** Kryo's mark, where a class is written, that its name follows (DefaultClassResolver.NAME + 2). */
+    private static final int NAME_FOLLOWS = 1;
     /** JDK-private collections Kryo has its own serializers for (they write their elements through Kryo). */
     private static final List<String> KRYO_HANDLED_JDK_PRIVATE_COLLECTIONS = List.of("java.util.ImmutableCollections$",
             "java.util.Collections$Empty", "java.util.Collections$Singleton");
@@ -109,6 +111,35 @@ final class KryoCodec implements SessionCodec {
         }
     }
 
+    /** The first class of the bytes: a name (a class Kryo does not know by id), or a registration's. */
+    @Override
+    public Optional<String> className(byte[] bytes) {
+        Input input = new Input(bytes);
+        try {
+            int classId = input.readVarInt(true);
+            if (classId == Kryo.NULL) {
+                return Optional.of("null");
+            }
+            if (classId == NAME_FOLLOWS) {
+                input.readVarInt(true);
+                return Optional.of(input.readString());
+            }
+            Kryo kryo = pool.obtain();
+            try {
+                Registration registration = kryo.getRegistration(classId - 2);
+                return Optional.ofNullable(registration).map(found -> switch (found.getId()) {
+                    case PROXY_REGISTRATION -> "a dynamic proxy";
+                    case WHOLE_JAVA_REGISTRATION -> "a value written with Java serialization";
+                    default -> found.getType().getName();
+                });
+            } finally {
+                pool.free(kryo);
+            }
+        } catch (KryoException e) {
+            return Optional.empty();
+        }
+    }
+
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (type.isInstance(cause)) {
@@ -133,13 +164,8 @@ final class KryoCodec implements SessionCodec {
         SessionKryo(ClassRules rules, ReadLimits limits) {
             super(new CheckingClassResolver(rules), new CycleGuard());
             this.limits = limits;
-            setClassLoader(rules.webappLoader());
-            setRegistrationRequired(false);
-            setReferences(true);
-            setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
-            addDefaultSerializer(UUID.class, new DefaultSerializers.UUIDSerializer());
-            register(InvocationHandler.class, new ProxySerializer(), PROXY_REGISTRATION);
-            register(WholeJava.class, new WholeJavaSerializer(), WHOLE_JAVA_REGISTRATION);
+            setClassLoader(rules.applicationLoader());
+            configureWireFormat(this);
         }
 
         Object decode(byte[] bytes) {
@@ -174,14 +200,17 @@ final class KryoCodec implements SessionCodec {
          */
         @Override
         public Serializer getDefaultSerializer(Class type) {
-            boolean javaSemantics = isJdkClass(type) ? kryoCannotRebuild(type) : declaresSerializationHooks(type);
-            return javaSemantics ? javaHooks : ElementCountCheck.around(super.getDefaultSerializer(type));
+            String refusal = rules().refusalToInstantiate(type);
+            if (refusal != null) {
+                return new RefusedClassSerializer(refusal);
+            }
+            return needsJavaSemantics(type) ? javaHooks : ElementCountCheck.around(super.getDefaultSerializer(type));
         }
 
         /** Reached only when Kryo has no serializer for the type: its field copy cannot reach into java.base. */
         @Override
         protected Serializer newDefaultSerializer(Class type) {
-            return isJdkClass(type) && Serializable.class.isAssignableFrom(type) ? javaHooks
+            return ClassRules.isJdkClass(type) && Serializable.class.isAssignableFrom(type) ? javaHooks
                     : super.newDefaultSerializer(type);
         }
 
@@ -267,29 +296,24 @@ final class KryoCodec implements SessionCodec {
                     case PROXY_REGISTRATION -> attributeValueNext = true;
                     // Java serialization checks the value inside.
                     case WHOLE_JAVA_REGISTRATION -> { }
-                    default -> rules.check(Util.getWrapperClass(registration.getType()).getName(), true);
+                    default -> admitted(Util.getWrapperClass(registration.getType()).getName(), true);
                 }
             }
             readingAttributeValue = false;
             return registration;
         }
 
-        /** Called for each class name read; the class is never looked up elsewhere. */
+        /** Called for each class name read: the rules admit it or refuse it; the class is never looked up elsewhere. */
         @Override
         protected Class getTypeByName(String className) {
-            rules.check(className, readingAttributeValue);
+            boolean attributeValue = readingAttributeValue;
             readingAttributeValue = false;
-            Class known = super.getTypeByName(className);
-            if (known != null) {
-                return known;
-            }
+            return admitted(className, attributeValue);
+        }
+
+        private Class<?> admitted(String className, boolean attributeValue) {
             try {
-                Class type = rules.load(className);
-                if (nameToClass == null) {
-                    nameToClass = new ObjectMap<>();
-                }
-                nameToClass.put(className, type);
-                return type;
+                return rules.admit(className, attributeValue);
             } catch (ClassNotFoundException e) {
                 throw new KryoException("Unable to find class: " + className, e);
             }
@@ -303,6 +327,25 @@ final class KryoCodec implements SessionCodec {
         }
     }
 
+    /**
+     * What the bytes of every value depend on besides the serializer of each class ({@link #needsJavaSemantics}):
+     * class names instead of registrations, references, Objenesis, and the registrations of proxies and of values
+     * written wholly with Java serialization.
+     */
+    static void configureWireFormat(Kryo kryo) {
+        kryo.setRegistrationRequired(false);
+        kryo.setReferences(true);
+        kryo.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
+        kryo.addDefaultSerializer(UUID.class, new DefaultSerializers.UUIDSerializer());
+        kryo.register(InvocationHandler.class, new ProxySerializer(), PROXY_REGISTRATION);
+        kryo.register(WholeJava.class, new WholeJavaSerializer(), WHOLE_JAVA_REGISTRATION);
+    }
+
+    /** Whether objects of {@code type} go through {@link JavaHooksSerializer} rather than one of Kryo's serializers. */
+    static boolean needsJavaSemantics(Class<?> type) {
+        return ClassRules.isJdkClass(type) ? kryoCannotRebuild(type) : declaresSerializationHooks(type);
+    }
+
     /** The JDK's private collection classes, and {@code EnumMap}, whose key type Kryo's map serializer loses. */
     private static boolean kryoCannotRebuild(Class<?> type) {
         if (type == EnumMap.class) {
@@ -312,12 +355,6 @@ final class KryoCodec implements SessionCodec {
         return (Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type))
                 && Serializable.class.isAssignableFrom(type) && name.indexOf('$') >= 0
                 && KRYO_HANDLED_JDK_PRIVATE_COLLECTIONS.stream().noneMatch(name::startsWith);
-    }
-
-    /** Defined by the JDK's own loaders: its fields cannot be reached, and its methods run no application code. */
-    static boolean isJdkClass(Class<?> type) {
-        ClassLoader loader = type.getClassLoader();
-        return loader == null || loader == ClassLoader.getPlatformClassLoader();
     }
 
     /**
@@ -397,6 +434,29 @@ final class KryoCodec implements SessionCodec {
             } finally {
                 guard.javaWritesInProgress.remove(object);
             }
+        }
+    }
+
+    /**
+     * Stands for a class whose objects the rules refuse to rebuild (or to write, since no node could read them
+     * back); Kryo calls it only when an object of that class is read or written, not for a class named as such
+     * (a {@code Class} value, a proxy's interface).
+     */
+    private static final class RefusedClassSerializer extends Serializer<Object> {
+        private final String refusal;
+
+        RefusedClassSerializer(String refusal) {
+            this.refusal = refusal;
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, Object object) {
+            throw new KryoException("cannot be stored: " + refusal);
+        }
+
+        @Override
+        public Object read(Kryo kryo, Input input, Class<? extends Object> type) {
+            throw new DecodingRefusedException(refusal);
         }
     }
 

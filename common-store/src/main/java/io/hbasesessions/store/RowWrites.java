@@ -1,11 +1,13 @@
 package io.hbasesessions.store;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * Turns a state into one write of its row: the cell TTL chosen (and recorded in the state, so that
- * no later write of the row ever shortens it), the cell serialized, and its size checked against
- * {@code maxSessionBytes} before anything is written, protected as {@code stateProtection} says.
+ * no later write of the row ever shortens it), the writer's session system stamped, the cell serialized,
+ * and its size checked against {@code maxSessionBytes} before anything is written, protected as
+ * {@code stateProtection} says.
  */
 final class RowWrites {
 
@@ -13,16 +15,21 @@ final class RowWrites {
     private final StateSeal seal;
     private final long maxSessionBytes;
     private final LiveCounters counters;
+    private final Optional<String> sessionSystem;
 
-    RowWrites(ExpiryPolicy expiry, StateSeal seal, long maxSessionBytes, LiveCounters counters) {
+    /** @param sessionSystem the system of the rows this store writes; empty: the one a state already names */
+    RowWrites(ExpiryPolicy expiry, StateSeal seal, long maxSessionBytes, LiveCounters counters,
+            Optional<String> sessionSystem) {
         this.expiry = expiry;
         this.seal = seal;
         this.maxSessionBytes = maxSessionBytes;
         this.counters = counters;
+        this.sessionSystem = sessionSystem;
     }
 
     /** @throws SessionTooLargeException if the cell would exceed {@code maxSessionBytes} */
     RowWrite of(StoredState.Builder next, long version, WriteDurability durability, SessionKey key) {
+        sessionSystem.ifPresent(system -> next.sessionSystem(Optional.of(system)));
         StoredState unstamped = next.build();
         long cellTtlMillis = expiry.nextCellTtlMillis(unstamped);
         StoredState state = unstamped.toBuilder().cellTtlMillis(cellTtlMillis).build();

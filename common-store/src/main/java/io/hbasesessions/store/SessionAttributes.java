@@ -12,9 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
@@ -34,7 +34,13 @@ import java.util.function.Predicate;
  * An attribute that cannot be decoded (its class is gone after a redeploy, its bytes are damaged) is
  * left out for the application, reported once, and its stored bytes are carried through every write.
  * Names another container keeps for itself are hidden here and carried through unchanged too.
- * Thread-safe: requests of one session on one node may share it.
+ *
+ * <p>A container's notes (what it keeps per session outside the attributes, such as the request Tomcat's
+ * FORM login saves before the login page) travel here too, as bytes the container encodes itself, under
+ * names no web application sees: every container carries them unchanged, and they are stored whatever
+ * the application's attribute filters keep on the node.
+ *
+ * <p>Thread-safe: requests of one session on one node may share it.
  */
 public final class SessionAttributes extends AbstractMap<String, Object> implements ConcurrentMap<String, Object> {
 
@@ -46,7 +52,9 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
         void undecodable(String name, CodecException failure);
     }
 
-    private static final Map<Class<?>, Boolean> IMMUTABLE_TYPES = new ConcurrentHashMap<>();
+    private static final PerClass<Boolean> IMMUTABLE_RECORDS = new PerClass<>(SessionAttributes::hasImmutableComponents);
+    /** The names notes are stored under: this prefix and the container's name of the note. */
+    static final String NOTE_PREFIX = "io.hbasesessions.note.";
 
     private final Decoding decoding;
     private final Predicate<String> hidden;
@@ -80,13 +88,20 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
 
     @Override
     public synchronized Object get(Object name) {
-        if (!(name instanceof String key) || removed.contains(key)) {
+        if (!(name instanceof String key) || isNote(key)) {
+            return null;
+        }
+        return valueOf(key, hidden.test(key));
+    }
+
+    private Object valueOf(String key, boolean hiddenHere) {
+        if (removed.contains(key)) {
             return null;
         }
         if (set.containsKey(key)) {
             return set.get(key);
         }
-        if (hidden.test(key) || !base.containsKey(key) || undecodable.contains(key)) {
+        if (hiddenHere || !base.containsKey(key) || undecodable.contains(key)) {
             return null;
         }
         Decoded value = decoded.get(key);
@@ -127,6 +142,10 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
     public synchronized Object put(String name, Object value) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(value, "value");
+        if (isNote(name)) {
+            throw new IllegalArgumentException("Session attribute names starting with " + NOTE_PREFIX
+                    + " are reserved for the container's own notes");
+        }
         Object previous = get(name);
         set.put(name, value);
         removed.remove(name);
@@ -136,7 +155,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
 
     @Override
     public synchronized Object remove(Object name) {
-        if (!(name instanceof String key)) {
+        if (!(name instanceof String key) || isNote(key)) {
             return null;
         }
         Object previous = get(key);
@@ -173,7 +192,11 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
                 entries.put(name, value);
             }
         }
-        entries.putAll(set);
+        set.forEach((name, value) -> {
+            if (!isNote(name)) {
+                entries.put(name, value);
+            }
+        });
         return entries;
     }
 
@@ -238,10 +261,54 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
         return mutations;
     }
 
+    /** The container's note {@code name} as it encoded it, or empty. */
+    public synchronized Optional<byte[]> note(String name) {
+        return valueOf(NOTE_PREFIX + name, false) instanceof byte[] bytes ? Optional.of(bytes.clone()) : Optional.empty();
+    }
+
+    /** Sets the container's note {@code name} to {@code bytes}, its own encoding: the next save stores it. */
+    public synchronized void putNote(String name, byte[] bytes) {
+        String key = NOTE_PREFIX + name;
+        set.put(key, bytes.clone());
+        removed.remove(key);
+        mutations++;
+    }
+
+    /** Removes the container's note {@code name}. */
+    public synchronized void removeNote(String name) {
+        String key = NOTE_PREFIX + name;
+        set.remove(key);
+        if (base.containsKey(key)) {
+            removed.add(key);
+        }
+        mutations++;
+    }
+
+    /** The names of the container's notes this session holds. */
+    public synchronized Set<String> noteNames() {
+        Set<String> names = new HashSet<>();
+        for (String key : base.keySet()) {
+            if (isNote(key) && !removed.contains(key)) {
+                names.add(key.substring(NOTE_PREFIX.length()));
+            }
+        }
+        set.keySet().stream().filter(SessionAttributes::isNote).forEach(key -> names.add(key.substring(NOTE_PREFIX.length())));
+        return names;
+    }
+
+    private static boolean isNote(String name) {
+        return name.startsWith(NOTE_PREFIX);
+    }
+
+    /** Notes are stored whatever the web application keeps on the node: they are the container's, not its values. */
+    private boolean stores(String name, Object value) {
+        return isNote(name) || storable.test(name, value);
+    }
+
     /** Makes the attributes exactly {@code attributes}: for a writer that replaces the whole session. */
     synchronized void replaceWith(Map<String, ?> attributes) {
         for (String name : base.keySet()) {
-            if (!attributes.containsKey(name) && !hidden.test(name)) {
+            if (!attributes.containsKey(name) && !hidden.test(name) && !isNote(name)) {
                 removed.add(name);
             }
         }
@@ -263,7 +330,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
         Map<String, byte[]> written = new LinkedHashMap<>();
         Set<String> removedNames = new HashSet<>(removed);
         set.forEach((name, value) -> {
-            if (!storable.test(name, value)) {
+            if (!stores(name, value)) {
                 if (base.containsKey(name)) {
                     removedNames.add(name);
                 }
@@ -303,7 +370,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
         Map<String, Decoded> kept = new LinkedHashMap<>();
         Map<String, Object> local = new LinkedHashMap<>();
         set.forEach((name, value) -> {
-            if (!storable.test(name, value)) {
+            if (!stores(name, value)) {
                 local.put(name, value);
             } else if (stored.containsKey(name)) {
                 kept.put(name, new Decoded(value, stored.get(name)));
@@ -340,7 +407,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
                 || type.getSuperclass() != null && type.getSuperclass().isEnum()) {
             return true;
         }
-        return type.isRecord() && IMMUTABLE_TYPES.computeIfAbsent(type, SessionAttributes::hasImmutableComponents);
+        return type.isRecord() && IMMUTABLE_RECORDS.get(type);
     }
 
     private static boolean hasImmutableComponents(Class<?> record) {

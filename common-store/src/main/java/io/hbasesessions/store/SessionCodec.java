@@ -1,5 +1,7 @@
 package io.hbasesessions.store;
 
+import java.util.Optional;
+
 /**
  * Turns one attribute value into bytes and back, for one web application: its classes are resolved
  * with that application's class loader, under the read rules (which classes stored bytes may name,
@@ -20,10 +22,17 @@ public interface SessionCodec {
     Object decode(byte[] bytes);
 
     /**
-     * The codec of {@code kind} for the web application whose classes {@code loader} loads, with the
-     * built-in deny list and the limits of the default {@code maxSessionBytes}.
+     * The name of the class the bytes give for the value, read without loading any class or reading anything
+     * else of the value (for an operator's look at a stored session); empty when the bytes do not say.
+     */
+    Optional<String> className(byte[] bytes);
+
+    /**
+     * The codec of {@code kind} for the web application whose classes {@code loader} defines, under the class
+     * rules of a store with neither an attribute class filter nor {@code allowedAttributeClasses}, and the limits
+     * of the default {@code maxSessionBytes}.
      */
     static SessionCodec of(SerializerKind kind, ClassLoader loader) {
-        return kind.codec(ClassRules.denyListOnly(loader), ReadLimits.DEFAULT);
+        return kind.codec(ClassRules.defaults(loader), ReadLimits.DEFAULT);
     }
 }

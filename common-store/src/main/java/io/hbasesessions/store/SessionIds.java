@@ -1,5 +1,6 @@
 package io.hbasesessions.store;
 
+import java.util.Collection;
 import java.util.regex.Pattern;
 
 /**
@@ -27,6 +28,22 @@ public final class SessionIds {
         }
         int dot = id.lastIndexOf('.');
         return dot > 0 && ROUTE.matcher(id).region(dot + 1, id.length()).matches() ? id.substring(0, dot) : id;
+    }
+
+    /**
+     * {@code uri} without the path parameters whose value is one of {@code ids}, with or without a route
+     * ({@code ;jsessionid=ID.node0}, whatever the parameter's name): a request a container keeps for later (the
+     * one its FORM login restores) may name its session in its URI, and a session id is never stored.
+     */
+    public static String uriWithout(String uri, Collection<String> ids) {
+        if (uri == null) {
+            return null;
+        }
+        String cleaned = uri;
+        for (String id : ids.stream().map(SessionIds::withoutRoute).filter(SessionIds::isValid).distinct().toList()) {
+            cleaned = Pattern.compile(";[^;/?#=]*=" + Pattern.quote(id) + "[^;/?#]*").matcher(cleaned).replaceAll("");
+        }
+        return cleaned;
     }
 
     /** Whether a session can have this id (null, empty, overlong ids and ids with other characters cannot). */

@@ -7,9 +7,10 @@ import java.util.Optional;
 
 /**
  * One session row as an operator sees it ({@code hbase-sessions inspect}): its metadata and, for each
- * attribute, its name, class and size, decoded through the store's own read rules (deny list, class
- * filter, bounds). Values are present only when asked for. A row that holds no session this store can
- * read says why in {@link #unreadable()} and carries nothing else.
+ * attribute, its name, size and class. Values are decoded only when asked for, through the store's own read
+ * rules (class rules, bounds) with the application classes the operator gives; otherwise the class is the one
+ * the bytes name, and nothing of the value is decoded. A row that holds no session this store can read says
+ * why in {@link #unreadable()} and carries nothing else. Every text here but the key comes from stored bytes.
  *
  * @param sessionKeyHex the row key in hex (never the session id)
  * @param found whether the row holds a session at all
@@ -45,8 +46,10 @@ public record SessionInspection(String sessionKeyHex, boolean found, Optional<St
     }
 
     /**
-     * @param valueClass the decoded value's class, empty when it could not be decoded
-     * @param undecodable why not (its class is not on this tool's class path, the read rules refused it, damaged bytes)
+     * @param valueClass the decoded value's class; when values are not decoded, or this one could not be, the
+     *     class its bytes name (empty if they name none)
+     * @param undecodable why a value asked for was not decoded (its class is not among the application classes
+     *     given, the read rules refused it, damaged bytes)
      * @param value the value's {@code toString()}, control characters replaced and cut at {@value #MAX_VALUE_CHARS}
      *     characters; only when values were asked for
      */

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 /**
@@ -28,6 +29,10 @@ final class SessionProtocol implements SessionStore {
 
     private static final System.Logger LOG = System.getLogger(SessionStore.class.getName());
     private static final Backoff LEASE_BACKOFF = new Backoff(2, 50);
+    /** A session's first version is below this: far from overflowing, and as unguessable as 62 random bits. */
+    private static final long FIRST_VERSIONS = 1L << 62;
+    /** Reads and conditional ends of one row before ending it gives up: each failed end means another write got in. */
+    private static final int MAX_END_ATTEMPTS = 10;
 
     private final String keyScope;
     private final StoreSettings settings;
@@ -55,7 +60,7 @@ final class SessionProtocol implements SessionStore {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
         this.webapp = webapp;
-        this.classRules = new ClassRules(webapp.classLoader(), settings.find(Setting.ATTRIBUTE_CLASS_FILTER));
+        this.classRules = ClassRules.of(settings, webapp.classLoader());
         ReadLimits limits = new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES));
         for (SerializerKind kind : SerializerKind.values()) {
             codecs.put(kind, kind.codec(classRules, limits));
@@ -69,11 +74,12 @@ final class SessionProtocol implements SessionStore {
         ExpiryTracking tracking = new ExpiryTracking(expiryIndex, expiry, seal, ExpiryTracking.bucketWidth(settings),
                 counters);
         this.with = new SaveOperation.Collaborators(rows, index,
-                new RowWrites(expiry, seal, settings.get(Setting.MAX_SESSION_BYTES), counters), counters, expiry, clock,
-                settings.get(Setting.LOCKING_MODE), tracking);
+                new RowWrites(expiry, seal, settings.get(Setting.MAX_SESSION_BYTES), counters,
+                        webapp.container().sessionSystem()), counters, expiry, clock,
+                settings.get(Setting.LOCKING_MODE), tracking, new RowTurns());
         this.durabilities = SavePlan.Durabilities.of(settings);
         this.sweeper = expiryIndex.map(expiryRows -> new ExpirySweeper(new ExpirySweeper.Collaborators(expiryRows,
-                tracking, rows, index, expiry, clock, counters, this::newDeadline), keyScope, leaseTimeout,
+                tracking, rows, index, expiry, clock, counters, this::newDeadline), keyScope, this::isSessionHere, leaseTimeout,
                 (sessionId, key, row) -> loaded(sessionId, key, row, null)));
         this.health = health;
         this.onClose = onClose;
@@ -135,7 +141,8 @@ final class SessionProtocol implements SessionStore {
         Set<String> live = new HashSet<>();
         Instant now = now();
         for (int i = 0; i < keys.size(); i++) {
-            if (rows.get(i).filter(row -> !with.expiry().isOverAt(row.state(), now)).isPresent()) {
+            if (rows.get(i).filter(row -> isSessionHere(row.state()) && !with.expiry().isOverAt(row.state(), now))
+                    .isPresent()) {
                 live.add(idsByKey.get(keys.get(i)));
             }
         }
@@ -214,18 +221,32 @@ final class SessionProtocol implements SessionStore {
      */
     private SaveResult create(StoredSession session, SavePlan plan, SessionKey key) {
         Deadline deadline = newDeadline();
-        RowWrite write = with.writes().of(plan.stateFromBase(), 1, durabilities.lifecycle(), key);
         plan.newUser().ifPresent(user -> with.index().add(new UserIndex.Entry(user, plan.current().creationTime(), key),
                 deadline));
-        with.tracking().beforeWrite(key, plan.current().id(), null, write.state(), durabilities.lifecycle(), deadline);
-        if (!with.rows().insert(key, write, deadline)) {
-            write = overEndedSession(key, plan, deadline);
-        }
+        RowWrite write = insert(key, plan, deadline).orElseGet(() -> overEndedSession(key, plan, deadline));
         with.writes().count(StoreCounter.CREATES, write);
         session.written(write.state().record(plan.current().id()), write, plan.changes());
         return SaveResult.WRITTEN;
     }
 
+    /**
+     * Writes a new session into its row, unless the row holds a session (live or not). Its first version is random:
+     * a writer still holding a copy of a session that ended under the same id cannot write over this one.
+     */
+    private Optional<RowWrite> insert(SessionKey key, SavePlan plan, Deadline deadline) {
+        long version = ThreadLocalRandom.current().nextLong(1, FIRST_VERSIONS);
+        RowWrite fresh = with.writes().of(plan.stateFromBase(), version, durabilities.lifecycle(), key);
+        with.tracking().beforeWrite(key, plan.current().id(), null, fresh.state(), durabilities.lifecycle(), deadline);
+        if (with.rows().insert(key, fresh, deadline)) {
+            return Optional.of(fresh);
+        }
+        // Over the end of a session with this id, which may hide cells of it: without a cell TTL, this one outlives them.
+        RowWrite overEnd = with.writes().of(plan.stateFromBase().cellTtlMillis(Long.MAX_VALUE), version,
+                durabilities.lifecycle(), key);
+        return with.rows().insertOverEnd(key, overEnd, deadline) ? Optional.of(overEnd) : Optional.empty();
+    }
+
+    /** A row still holding a session whose end has passed (HBase drops cells only after their TTL) is written over. */
     private RowWrite overEndedSession(SessionKey key, SavePlan plan, Deadline deadline) {
         Optional<SessionRow> existing = with.rows().read(key, deadline);
         if (existing.isPresent() && with.expiry().isOverAt(existing.get().state(), now())) {
@@ -280,23 +301,60 @@ final class SessionProtocol implements SessionStore {
             return false;
         }
         Deadline deadline = newDeadline();
-        Optional<SessionRow> row;
-        try {
-            row = with.rows().read(key.get(), deadline);
-        } catch (CorruptSessionDataException e) {
-            with.rows().delete(key.get(), deadline);
-            return false;
+        return endWhatIsThere(key.get(), deadline).map(ended -> afterEnd(key.get(), ended.state(), deadline))
+                .orElse(false);
+    }
+
+    @Override
+    public boolean delete(StoredSession session) {
+        long started = System.nanoTime();
+        // The end marker gives the lease back.
+        session.takeLeaseToken();
+        boolean deleted;
+        if (!session.isStored() || session.isTransient()) {
+            deleted = false;
+        } else {
+            SessionKey key = SessionKey.forNewSession(keyScope, session.record().id());
+            Deadline deadline = newDeadline();
+            deleted = with.rows().end(key, new SessionRow(session.state(), session.version(), false), deadline)
+                    ? afterEnd(key, session.state(), deadline)
+                    : remove(session.record().id());
         }
-        if (row.isEmpty()) {
-            return false;
-        }
-        // Read first: the row names the user whose index entry goes too.
-        with.rows().delete(key.get(), deadline);
-        StoredState state = row.get().state();
-        state.indexedUser().ifPresent(user -> with.index().remove(new UserIndex.Entry(user, state.creationTime(), key.get()),
+        latencies.record(StoreOperation.DELETE, started);
+        return deleted;
+    }
+
+    /** After a session's end: its user's index entry goes; true if it was live. */
+    private boolean afterEnd(SessionKey key, StoredState ended, Deadline deadline) {
+        ended.indexedUser().ifPresent(user -> with.index().remove(new UserIndex.Entry(user, ended.creationTime(), key),
                 deadline));
         with.counters().increment(StoreCounter.DELETES);
-        return !with.expiry().isOverAt(state, now());
+        return !with.expiry().isOverAt(ended, now());
+    }
+
+    /**
+     * Ends the session the row holds, whatever version it is at by then (another request may write it meanwhile);
+     * returns the session ended, or empty when there was none (an unreadable row is ended too; another session
+     * system's row is none here and stays).
+     */
+    private Optional<SessionRow> endWhatIsThere(SessionKey key, Deadline deadline) {
+        for (int attempt = 1; attempt <= MAX_END_ATTEMPTS; attempt++) {
+            Optional<SessionRow> row;
+            try {
+                row = with.rows().read(key, deadline);
+            } catch (CorruptSessionDataException e) {
+                with.rows().endUnreadable(key, deadline);
+                return Optional.empty();
+            }
+            if (row.isEmpty() || !isSessionHere(row.get().state())) {
+                return Optional.empty();
+            }
+            if (with.rows().end(key, row.get(), deadline)) {
+                return row;
+            }
+        }
+        throw new StoreUnavailableException("Other writers kept changing this session while it was being ended",
+                key.shortHex(), null);
     }
 
     @Override
@@ -318,18 +376,15 @@ final class SessionProtocol implements SessionStore {
         if (newEntry != null) {
             with.index().add(newEntry, deadline);
         }
-        RowWrite write = with.writes().of(plan.stateFromBase(), 1, durabilities.lifecycle(), newKey);
-        with.tracking().beforeWrite(newKey, newSessionId, null, write.state(), durabilities.lifecycle(), deadline);
-        if (!with.rows().insert(newKey, write, deadline)) {
-            throw new SessionAlreadyExistsException(newKey.shortHex());
-        }
-        long oldVersion = session.version();
-        while (!with.rows().delete(oldKey, oldVersion, deadline)) {
+        RowWrite write = insert(newKey, plan, deadline)
+                .orElseThrow(() -> new SessionAlreadyExistsException(newKey.shortHex()));
+        SessionRow old = new SessionRow(session.state(), session.version(), false);
+        while (!with.rows().end(oldKey, old, deadline)) {
             // Another writer changed the old row after this request read it: carry its state over, or
             // take the new row back if the session was deleted meanwhile.
             Optional<SessionRow> newer = readLive(oldKey, deadline);
             if (newer.isEmpty()) {
-                with.rows().delete(newKey, deadline);
+                endWhatIsThere(newKey, deadline);
                 if (newEntry != null) {
                     with.index().remove(newEntry, deadline);
                 }
@@ -344,7 +399,7 @@ final class SessionProtocol implements SessionStore {
                         + "someone else", newKey.shortHex(), null);
             }
             write = carried;
-            oldVersion = newer.get().version();
+            old = newer.get();
         }
         session.indexedUser().ifPresent(user -> with.index().remove(
                 new UserIndex.Entry(user, session.record().creationTime(), oldKey), deadline));
@@ -381,10 +436,30 @@ final class SessionProtocol implements SessionStore {
         int revoked = (int) owned.stream().filter(session -> !with.expiry().isOverAt(session.row().state(), now)).count();
         // Sessions first, then exactly their entries: a crash in between leaves entries that readers skip.
         // Entries of sessions not found stay: a login may be between its entry and its session write.
-        with.rows().deleteAll(owned.stream().map(session -> session.entry().session()).toList(), deadline);
+        endAll(owned, deadline);
         with.index().removeAll(owned.stream().map(OwnedSession::entry).toList(), deadline);
         with.counters().add(StoreCounter.REVOCATIONS, revoked);
         return revoked;
+    }
+
+    /** Ends every owned session; one written meanwhile at the version it is at by then, if it is still the user's. */
+    private void endAll(List<OwnedSession> owned, Deadline deadline) {
+        Set<SessionKey> changed = new HashSet<>(with.rows().endAll(owned.stream()
+                .map(session -> new SessionRows.Ending(session.entry().session(), session.row())).toList(),
+                deadline));
+        owned.stream().filter(session -> changed.contains(session.entry().session()))
+                .forEach(session -> endIfStillOwned(session.entry(), deadline));
+    }
+
+    private void endIfStillOwned(UserIndex.Entry entry, Deadline deadline) {
+        for (int attempt = 1; attempt <= MAX_END_ATTEMPTS; attempt++) {
+            Optional<SessionRow> row = owned(List.of(entry), deadline).stream().map(OwnedSession::row).findFirst();
+            if (row.isEmpty() || with.rows().end(entry.session(), row.get(), deadline)) {
+                return;
+            }
+        }
+        throw new StoreUnavailableException("Other writers kept changing a session while it was being revoked",
+                entry.session().shortHex(), null);
     }
 
     /** A session the index names whose row still exists and still belongs to the user. */
@@ -412,11 +487,12 @@ final class SessionProtocol implements SessionStore {
     }
 
     /**
-     * The session in row {@code key} as it is stored, ended or not, read from the primary; every attribute
-     * decoded with this store's codecs (its deny list, class filter and bounds), each failure only that
-     * attribute's. For {@link StoreAdministration#inspect}.
+     * The session in row {@code key} as it is stored, ended or not, read from the primary. Attribute values are
+     * decoded only with {@code valueClasses}, under this store's class rules and bounds as values of the
+     * application whose classes that loader defines, each failure only that attribute's; without it each
+     * attribute shows the class its bytes name, and nothing of it is decoded. For {@link StoreAdministration#inspect}.
      */
-    SessionInspection inspect(SessionKey key, boolean withValues) {
+    SessionInspection inspect(SessionKey key, Optional<ClassLoader> valueClasses) {
         Optional<SessionRow> row;
         try {
             row = with.rows().read(key, newDeadline());
@@ -431,25 +507,28 @@ final class SessionProtocol implements SessionStore {
                 state.creationTime(), state.lastAccessTime(), state.maxInactiveInterval(),
                 with.expiry().isOverAt(state, now()), with.expiry().endOf(state),
                 state.login().map(SessionPrincipal::name), state.indexedUser(), state.toBytes().length);
-        SessionCodec codec = codecs.get(state.codec());
+        Optional<SessionCodec> decoding = valueClasses.map(loader -> state.codec().codec(
+                ClassRules.of(settings, loader), new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES))));
+        SessionCodec naming = codecs.get(state.codec());
         List<SessionInspection.Attribute> attributes = new ArrayList<>();
-        new TreeMap<>(state.attributeBytes()).forEach((name, bytes) ->
-                attributes.add(inspectAttribute(codec, name, bytes, withValues)));
+        new TreeMap<>(state.attributeBytes()).forEach((name, bytes) -> attributes.add(decoding
+                .map(codec -> inspectAttribute(codec, name, bytes))
+                .orElseGet(() -> new SessionInspection.Attribute(name, bytes.length, naming.className(bytes),
+                        Optional.empty(), Optional.empty()))));
         return new SessionInspection(key.hex(), true, Optional.empty(), Optional.of(metadata), attributes);
     }
 
-    private static SessionInspection.Attribute inspectAttribute(SessionCodec codec, String name, byte[] bytes,
-            boolean withValues) {
+    private static SessionInspection.Attribute inspectAttribute(SessionCodec codec, String name, byte[] bytes) {
         Object value;
         try {
             value = codec.decode(bytes);
         } catch (CodecException e) {
-            return new SessionInspection.Attribute(name, bytes.length, Optional.empty(),
+            return new SessionInspection.Attribute(name, bytes.length, codec.className(bytes),
                     Optional.of(printable(e.getMessage())), Optional.empty());
         }
         String valueClass = value == null ? "null" : value.getClass().getTypeName();
         return new SessionInspection.Attribute(name, bytes.length, Optional.of(valueClass), Optional.empty(),
-                withValues ? Optional.of(shown(value)) : Optional.empty());
+                Optional.of(shown(value)));
     }
 
     /** A value's text for an operator's terminal: its own {@code toString()} may fail or print anything. */
@@ -580,9 +659,11 @@ final class SessionProtocol implements SessionStore {
             LOG.log(Level.WARNING, "Session {0} is unreadable and treated as absent: {1}", key.shortHex(), e.getMessage());
             return Optional.empty();
         }
-        if (row.isEmpty()) {
+        if (row.isEmpty() || !isSessionHere(row.get().state())) {
             with.counters().increment(StoreCounter.LOAD_MISSES);
-        } else if (with.expiry().isOverAt(row.get().state(), now())) {
+            return Optional.empty();
+        }
+        if (with.expiry().isOverAt(row.get().state(), now())) {
             if (row.get().stale()) {
                 with.counters().increment(StoreCounter.ERRORS);
                 throw new StoreUnavailableException("The primary replica did not answer within timelineReadAfterMillis "
@@ -593,6 +674,11 @@ final class SessionProtocol implements SessionStore {
             return Optional.empty();
         }
         return row;
+    }
+
+    /** Whether a stored state is a session of this store's session system (another system's row is none here). */
+    private boolean isSessionHere(StoredState state) {
+        return webapp.container().sees(state.sessionSystem());
     }
 
     /**
@@ -638,18 +724,24 @@ final class SessionProtocol implements SessionStore {
     /**
      * What the web application lets the store keep, of a class the attribute class filter allows: a value
      * the filter refuses would be refused when read back, so it lives on this node only (as Tomcat keeps
-     * values its own filter refuses from distribution).
+     * values its own filter refuses from distribution). So does a value the container keeps under its own
+     * attribute names (Tomcat's CSRF nonces, Jetty's saved FORM post) of a class the class rules refuse: the
+     * container's, not the application's, it would fail the request it was set in.
      */
     private boolean stores(String name, Object value) {
         if (!webapp.stores().test(name, value)) {
             return false;
         }
-        if (classRules.allowsValueOf(value.getClass())) {
+        Class<?> type = value.getClass();
+        String keptBecause = !classRules.allowsValueOf(type) ? "do not match attributeClassFilter"
+                : webapp.container().owns(name) && classRules.refusalToInstantiate(type) != null
+                        ? "are the container's own, and not a class session values may be of" : null;
+        if (keptBecause == null) {
             return true;
         }
-        if (classesKeptOnTheNode.add(value.getClass().getName())) {
-            LOG.log(Level.WARNING, "Attribute values of class {0} do not match attributeClassFilter: they are kept on "
-                    + "this node, not stored", value.getClass().getName());
+        if (classesKeptOnTheNode.add(type.getName())) {
+            LOG.log(Level.WARNING, "Attribute values of class {0} {1}: they are kept on this node, not stored",
+                    type.getName(), keptBecause);
         }
         return false;
     }

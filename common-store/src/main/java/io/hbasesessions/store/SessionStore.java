@@ -70,6 +70,12 @@ public interface SessionStore extends AutoCloseable {
     boolean delete(String sessionId);
 
     /**
+     * Deletes the session a request holds (invalidation): in one write when nobody wrote it since this copy was
+     * read or saved, as {@link #delete(String)} otherwise; gives back its lease. False when there was none.
+     */
+    boolean delete(StoredSession session);
+
+    /**
      * Moves a session to a new id, with {@code current} as its metadata: the new row is written before the
      * old one is deleted, so a crash in between leaves the session reachable, and a session deleted
      * meanwhile is not brought back under the new id ({@code GONE}).

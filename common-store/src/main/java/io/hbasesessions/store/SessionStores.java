@@ -1,10 +1,13 @@
 package io.hbasesessions.store;
 
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.List;
 
 /** Opens session stores. The only way adapters obtain one; the implementation stays package-private. */
 public final class SessionStores {
+
+    private static final System.Logger LOG = System.getLogger(SessionStore.class.getName());
 
     private SessionStores() {
     }
@@ -25,8 +28,16 @@ public final class SessionStores {
 
     /** As {@link #open(StoreSettings, Webapp)}, with the clock that decides expiry (tests move it instead of sleeping). */
     public static SessionStore open(StoreSettings settings, Webapp webapp, Clock clock) {
-        SessionStore store = HBaseSessions.open(settings, webapp, clock, table -> table);
-        OpenStores.opened(store, webapp.container());
+        // On a thread of its own: see HBaseClientThreads.onThreadOfItsOwn.
+        SessionStore store = HBaseClientThreads.onThreadOfItsOwn(() -> HBaseSessions.open(settings, webapp, clock,
+                table -> table));
+        if (settings.get(Setting.STATE_PROTECTION) == StateProtection.NONE) {
+            LOG.log(Level.WARNING, "stateProtection=none for keyScope ''{0}'': a session is whatever table ''{1}'' holds, "
+                    + "so anyone who can write that table can log in as any user and put any value in a session. Set "
+                    + "stateProtection=hmac and stateKeyFile (a key file: openssl rand -base64 32 > state-keys) on every "
+                    + "node; see docs/security.md", settings.get(Setting.KEY_SCOPE), settings.get(Setting.TABLE));
+        }
+        OpenStores.opened(store, webapp);
         return store;
     }
 

@@ -41,11 +41,14 @@ final class SessionTables {
     private static final BloomType BLOOM = BloomType.ROW;
     private static final DataBlockEncoding ENCODING = DataBlockEncoding.FAST_DIFF;
     /**
-     * A delete marker hides only cells written before it, not every cell with the same millisecond
-     * timestamp: a session deleted and created again in one millisecond (an invalidation followed by
-     * a login, a revocation racing a create) stays visible.
+     * The index tables delete cells they may write again at once (a logout and a login of the same session, a
+     * sweep's lease): with it, a delete marker hides only cells written before it, not every cell of the same
+     * millisecond. The sessions table never deletes (it writes end markers, {@link SessionRows}) and must not
+     * have it: there every check of a named cell would step over each version the row kept since its last major
+     * compaction, which a session rewritten on every request piles up.
      */
-    private static final boolean NEW_VERSION_BEHAVIOR = true;
+    private static final boolean INDEX_NEW_VERSION_BEHAVIOR = true;
+    private static final boolean SESSIONS_NEW_VERSION_BEHAVIOR = false;
 
     private final AsyncAdmin admin;
     private final HBaseCalls calls;
@@ -84,7 +87,7 @@ final class SessionTables {
         List<String> problems = new ArrayList<>();
         for (TableName table : tableNames(settings)) {
             if (await(admin.tableExists(table), "checking whether table " + table + " exists")) {
-                checkSchema(table, problems);
+                checkSchema(table, problems, false);
             } else {
                 problems.add(missing(table));
             }
@@ -166,7 +169,7 @@ final class SessionTables {
 
     private void prepare(TableName name, List<String> problems) {
         if (await(admin.tableExists(name), "checking whether table " + name + " exists")) {
-            checkSchema(name, problems);
+            checkSchema(name, problems, true);
         } else if (settings.get(Setting.CREATE_TABLE)) {
             create(name);
         } else {
@@ -198,14 +201,14 @@ final class SessionTables {
             throw compression(settings) == TableCompression.NONE || !mayBeTheCodec(e) ? e : codecNotLoaded(name, e);
         }
         List<String> raced = new ArrayList<>();
-        checkSchema(name, raced);
+        checkSchema(name, raced, true);
         if (!raced.isEmpty()) {
             throw new StoreConfigurationException(String.join("\n", raced));
         }
     }
 
     private static TableDescriptor descriptor(StoreSettings settings, TableName name) {
-        return TableDescriptorBuilder.newBuilder(name).setColumnFamily(family(settings))
+        return TableDescriptorBuilder.newBuilder(name).setColumnFamily(family(settings, name))
                 .setRegionReplication(regionReplication(settings, name)).build();
     }
 
@@ -245,18 +248,42 @@ final class SessionTables {
         }
     }
 
-    private void checkSchema(TableName name, List<String> problems) {
+    /** @param starting a node's start, which also warns of what works but costs (not each health check) */
+    private void checkSchema(TableName name, List<String> problems, boolean starting) {
         TableDescriptor table = await(admin.getDescriptor(name), "reading the schema of " + name);
         ColumnFamilyDescriptor actual = table.getColumnFamily(HBaseSessionRows.FAMILY);
-        List<String> differences = actual == null ? List.of("it has no column family 's'") : differences(actual);
+        List<String> differences = actual == null ? List.of("it has no column family 's'") : differences(actual, name);
         if (!differences.isEmpty()) {
             problems.add("Table '" + name + "' does not have the schema hbase-sessions needs: "
                     + String.join("; ", differences) + ". Fix it in the HBase shell with\n  alter '" + name + "', "
-                    + familySpec(settings));
+                    + familySpec(settings, name));
         }
         if (isSessionsTable(settings, name)) {
+            if (starting && actual != null && actual.isNewVersionBehavior()) {
+                warnOfVersionBehavior(name);
+            }
             checkReplication(name, table.getRegionReplication(), problems);
         }
+    }
+
+    /**
+     * A sessions table made before issue #29 has NEW_VERSION_BEHAVIOR: sessions work on it (no store of this
+     * release deletes a session row), but every read and write of a session costs more with each rewrite since
+     * the last major compaction. The delete markers earlier releases wrote must be gone before the option is
+     * turned off (without it a marker would hide a session created again in its millisecond): a major compaction
+     * removes them, and once every node runs this release no new one is written.
+     */
+    private void warnOfVersionBehavior(TableName name) {
+        String message = "Table '" + name + "' has NEW_VERSION_BEHAVIOR => true, which makes every session read and "
+                + "write slower the more often the session was written since the last major compaction. Once every "
+                + "node runs this release, migrate it in the HBase shell with\n  " + versionBehaviorMigration(name)
+                + "\n(run the alter when the compaction has finished: compaction_state '" + name + "' says NONE).";
+        LOG.log(Level.WARNING, () -> message);
+    }
+
+    /** The shell commands that take NEW_VERSION_BEHAVIOR off a sessions table made before issue #29. */
+    static String versionBehaviorMigration(TableName name) {
+        return "major_compact '" + name + "'\n  alter '" + name + "', {NAME => 's', NEW_VERSION_BEHAVIOR => 'false'}";
     }
 
     /**
@@ -289,14 +316,16 @@ final class SessionTables {
         return isSessionsTable(settings, name) ? settings.get(Setting.REGION_REPLICAS) : 1;
     }
 
-    private List<String> differences(ColumnFamilyDescriptor actual) {
+    private List<String> differences(ColumnFamilyDescriptor actual, TableName name) {
         List<String> differences = new ArrayList<>();
         difference("VERSIONS", actual.getMaxVersions(), VERSIONS, differences);
         difference("BLOOMFILTER", actual.getBloomFilterType(), BLOOM, differences);
         difference("DATA_BLOCK_ENCODING", actual.getDataBlockEncoding(), ENCODING, differences);
         difference("COMPRESSION", actual.getCompressionType().name(), compression(settings).name(), differences);
         difference("TTL", (long) actual.getTimeToLive(), settings.get(Setting.MAX_LIFETIME_SECONDS), differences);
-        difference("NEW_VERSION_BEHAVIOR", actual.isNewVersionBehavior(), NEW_VERSION_BEHAVIOR, differences);
+        if (!isSessionsTable(settings, name)) {
+            difference("NEW_VERSION_BEHAVIOR", actual.isNewVersionBehavior(), INDEX_NEW_VERSION_BEHAVIOR, differences);
+        }
         return differences;
     }
 
@@ -306,21 +335,26 @@ final class SessionTables {
         }
     }
 
-    private static ColumnFamilyDescriptor family(StoreSettings settings) {
+    private static ColumnFamilyDescriptor family(StoreSettings settings, TableName name) {
         return ColumnFamilyDescriptorBuilder.newBuilder(HBaseSessionRows.FAMILY)
                 .setMaxVersions(VERSIONS)
                 .setBloomFilterType(BLOOM)
                 .setDataBlockEncoding(ENCODING)
                 .setCompressionType(Compression.Algorithm.valueOf(compression(settings).name()))
                 .setTimeToLive((int) (long) settings.get(Setting.MAX_LIFETIME_SECONDS))
-                .setNewVersionBehavior(NEW_VERSION_BEHAVIOR)
+                .setNewVersionBehavior(newVersionBehavior(settings, name))
                 .build();
     }
 
-    private static String familySpec(StoreSettings settings) {
+    private static boolean newVersionBehavior(StoreSettings settings, TableName name) {
+        return isSessionsTable(settings, name) ? SESSIONS_NEW_VERSION_BEHAVIOR : INDEX_NEW_VERSION_BEHAVIOR;
+    }
+
+    private static String familySpec(StoreSettings settings, TableName name) {
         return String.format(Locale.ROOT, "{NAME => 's', VERSIONS => %d, BLOOMFILTER => '%s', "
                 + "DATA_BLOCK_ENCODING => '%s', COMPRESSION => '%s', TTL => %d, NEW_VERSION_BEHAVIOR => '%s'}", VERSIONS,
-                BLOOM, ENCODING, compression(settings), settings.get(Setting.MAX_LIFETIME_SECONDS), NEW_VERSION_BEHAVIOR);
+                BLOOM, ENCODING, compression(settings), settings.get(Setting.MAX_LIFETIME_SECONDS),
+                newVersionBehavior(settings, name));
     }
 
     private static String createCommand(StoreSettings settings, TableName name) {
@@ -332,7 +366,8 @@ final class SessionTables {
                 ? "" : "create_namespace '" + namespace + "'  (if missing)\n  ";
         int replication = regionReplication(settings, name);
         String replicas = replication > 1 ? ", REGION_REPLICATION => " + replication : "";
-        return createNamespace + "create '" + name + "', " + familySpec(settings) + ", {SPLITS => " + splits + replicas
+        return createNamespace + "create '" + name + "', " + familySpec(settings, name) + ", {SPLITS => " + splits
+                + replicas
                 + "}";
     }
 

@@ -75,6 +75,12 @@ public final class Setting<T> {
                     + "back; a class inside a value must match it too, or be one of the JDK's value classes (see "
                     + "docs/security.md). Default: none (on Tomcat: the Manager's "
                     + "`sessionAttributeValueClassNameFilter`).", Setting::parsePattern, Range.any());
+    public static final Setting<ClassNames> ALLOWED_ATTRIBUTE_CLASSES = new Setting<>("allowedAttributeClasses",
+            ClassNames.class, null, "class and package names (`com.shop.Money`, `com.shop.model.`), comma-separated",
+            "Classes attribute values may be made of besides the web application's own and the JDK's value and "
+                    + "collection types: classes of a library on the server's class path, or other JDK classes. Each "
+                    + "must still be `Serializable`; the classes hbase-sessions ships and the deny list are refused "
+                    + "whatever this says (see docs/security.md).", ClassNames::parse, Range.any());
     public static final Setting<Long> MAX_SESSION_BYTES = new Setting<>("maxSessionBytes", Long.class, 1_048_576L,
             "bytes, 1024-8388608", "Largest serialized session a save accepts; a larger one fails that request "
                     + "(HTTP 500) and leaves the stored session as it was.", Long::valueOf,

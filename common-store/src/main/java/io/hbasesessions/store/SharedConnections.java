@@ -6,12 +6,16 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hbase.thirdparty.io.netty.channel.EventLoopGroup;
 
 /**
  * One HBase connection per distinct configuration, shared by every store that uses it (a connection
- * holds threads, a ZooKeeper session and the region cache) and closed when the last of them closes.
+ * holds threads, a ZooKeeper session and the region cache) and closed, with its threads, when the last of
+ * them closes. When the last connection of a library that came inside a web application's WAR closes, the
+ * client's remaining threads are stopped too ({@link HBaseClientThreads}): the web application is stopping.
  */
 final class SharedConnections {
 
@@ -28,12 +32,15 @@ final class SharedConnections {
         }
     }
 
+    private record Connected(AsyncConnection connection, EventLoopGroup networkThreads) {
+    }
+
     private static final class Shared {
-        final AsyncConnection connection;
+        final Connected connected;
         int users;
 
-        Shared(AsyncConnection connection) {
-            this.connection = connection;
+        Shared(Connected connected) {
+            this.connected = connected;
         }
     }
 
@@ -41,11 +48,13 @@ final class SharedConnections {
     static final class Lease implements AutoCloseable {
         private final Key key;
         private final AsyncConnection connection;
+        private final boolean insideWebapp;
         private boolean closed;
 
-        private Lease(Key key, AsyncConnection connection) {
+        private Lease(Key key, AsyncConnection connection, boolean insideWebapp) {
             this.key = key;
             this.connection = connection;
+            this.insideWebapp = insideWebapp;
         }
 
         AsyncConnection connection() {
@@ -58,7 +67,7 @@ final class SharedConnections {
             synchronized (SharedConnections.class) {
                 if (!closed) {
                     closed = true;
-                    release(key);
+                    release(key, insideWebapp);
                 }
             }
         }
@@ -67,13 +76,27 @@ final class SharedConnections {
     private SharedConnections() {
     }
 
-    /** @throws StoreUnavailableException if a new connection cannot be set up within the start-up timeout */
-    static Lease acquire(StoreSettings settings, HBaseCalls calls) {
-        return acquire(settings, calls, settings.startUpTimeoutMillis());
+    /**
+     * A share of the connection for a store of the web application whose classes {@code webappLoader} loads.
+     *
+     * @throws StoreUnavailableException if a new connection cannot be set up within the start-up timeout
+     */
+    static Lease acquire(StoreSettings settings, HBaseCalls calls, ClassLoader webappLoader) {
+        return acquire(settings, calls, settings.startUpTimeoutMillis(), webappLoader);
     }
 
-    /** @throws StoreUnavailableException if a new connection cannot be set up within {@code connectBudgetMillis} */
-    static synchronized Lease acquire(StoreSettings settings, HBaseCalls calls, long connectBudgetMillis) {
+    /** A share for a tool, not a web application. @throws StoreUnavailableException as above */
+    static Lease acquire(StoreSettings settings, HBaseCalls calls) {
+        return acquire(settings, calls, settings.startUpTimeoutMillis(), null);
+    }
+
+    /** A share for a tool. @throws StoreUnavailableException if a new connection cannot be set up within {@code connectBudgetMillis} */
+    static Lease acquire(StoreSettings settings, HBaseCalls calls, long connectBudgetMillis) {
+        return acquire(settings, calls, connectBudgetMillis, null);
+    }
+
+    private static synchronized Lease acquire(StoreSettings settings, HBaseCalls calls, long connectBudgetMillis,
+            ClassLoader webappLoader) {
         Key key = Key.of(settings);
         Shared shared = OPEN.get(key);
         if (shared == null) {
@@ -81,38 +104,54 @@ final class SharedConnections {
             OPEN.put(key, shared);
         }
         shared.users++;
-        return new Lease(key, shared.connection);
+        return new Lease(key, shared.connected.connection(), HBaseClientThreads.insideWebapp(webappLoader));
     }
 
-    private static void release(Key key) {
+    private static void release(Key key, boolean insideWebapp) {
         Shared shared = OPEN.get(key);
         if (--shared.users == 0) {
             OPEN.remove(key);
-            closeQuietly(shared.connection);
+            close(shared.connected);
+            if (insideWebapp && OPEN.isEmpty()) {
+                HBaseClientThreads.stopForGood();
+            }
         }
     }
 
-    private static AsyncConnection connect(StoreSettings settings, HBaseCalls calls, long budgetMillis) {
+    private static Connected connect(StoreSettings settings, HBaseCalls calls, long budgetMillis) {
         // Started before the client is set up: its first use loads configuration and classes for half a second.
         Deadline deadline = Deadline.afterMillis(budgetMillis);
         Thread thread = Thread.currentThread();
         ClassLoader caller = thread.getContextClassLoader();
         // The client's threads inherit this thread's context loader: keep a webapp's loader out of them.
         thread.setContextClassLoader(SharedConnections.class.getClassLoader());
-        CompletableFuture<AsyncConnection> connecting;
+        Connecting connecting;
         try {
-            connecting = ConnectionFactory.createAsyncConnection(HBaseClientConfiguration.of(settings));
+            Configuration conf = HBaseClientConfiguration.of(settings);
+            EventLoopGroup networkThreads = HBaseClientThreads.networkThreadsFor(conf);
+            connecting = new Connecting(ConnectionFactory.createAsyncConnection(conf), networkThreads);
         } finally {
             thread.setContextClassLoader(caller);
         }
         try {
-            return calls.await(connecting, deadline, null,
+            return new Connected(calls.await(connecting.connection(), deadline, null,
                     "connecting (" + settings.find(Setting.ZOOKEEPER_QUORUM).map(q -> "zookeeperQuorum=" + q)
-                            .orElse("hbaseSite=" + settings.get(Setting.HBASE_SITE)) + ")");
+                            .orElse("hbaseSite=" + settings.get(Setting.HBASE_SITE)) + ")"), connecting.networkThreads());
         } catch (StoreUnavailableException e) {
-            connecting.thenAccept(SharedConnections::closeQuietly);
+            connecting.connection().whenComplete((connection, failure) ->
+                    close(new Connected(connection, connecting.networkThreads())));
             throw e;
         }
+    }
+
+    private record Connecting(CompletableFuture<AsyncConnection> connection, EventLoopGroup networkThreads) {
+    }
+
+    private static void close(Connected connected) {
+        if (connected.connection() != null) {
+            closeQuietly(connected.connection());
+        }
+        HBaseClientThreads.stop(connected.networkThreads());
     }
 
     private static void closeQuietly(AsyncConnection connection) {

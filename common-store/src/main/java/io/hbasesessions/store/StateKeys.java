@@ -53,7 +53,10 @@ final class StateKeys {
         try {
             lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
         } catch (IOException | SecurityException e) {
-            throw invalid(file, "cannot be read (" + e.getClass().getSimpleName() + ")");
+            // The value is not quoted: it may be a key given where the key file's path goes.
+            throw new StoreConfigurationException("Invalid hbase-sessions configuration: " + Setting.STATE_KEY_FILE.name()
+                    + " is not a readable file (" + e.getClass().getSimpleName() + ")" + (looksLikeAKey(file.toString())
+                            ? "; its value looks like a key itself: put the key in a file and give the file's path" : ""));
         }
         List<Key> keys = new ArrayList<>();
         Map<Integer, Integer> lineOfId = new LinkedHashMap<>();
@@ -73,6 +76,15 @@ final class StateKeys {
             throw invalid(file, "holds no key (one base64 key per line: openssl rand -base64 32 > " + file + ")");
         }
         return new StateKeys(keys);
+    }
+
+    /** Whether {@code text} decodes as base64 to as many bytes as a key has at least. */
+    private static boolean looksLikeAKey(String text) {
+        try {
+            return Base64.getDecoder().decode(text.strip()).length >= MIN_KEY_BYTES;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** The key new cells are protected with: the file's first. */

@@ -91,6 +91,15 @@ final class StateSeal {
     }
 
     /**
+     * The cell to store for a secret ({@code secret}, a session id) in the row {@code key} at {@code version}:
+     * encrypted whenever there are keys, whatever {@code stateProtection} says (an id that is only signed can
+     * still be read, and taken over); as it is without keys. {@link #open} reads it back.
+     */
+    byte[] sealSecret(SessionKey key, long version, byte[] secret) {
+        return keys.isPresent() ? encrypted(key, version, secret) : secret;
+    }
+
+    /**
      * The state bytes of a stored cell, verified before anything else reads them.
      *
      * @throws ForgedStateException (counted as {@code forgedStates}, logged once per kind of failure) if

@@ -1,6 +1,7 @@
 package io.hbasesessions.store;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What an operator does to the store's tables from outside any container ({@code hbase-sessions}, the
@@ -31,18 +32,23 @@ public interface StoreAdministration extends AutoCloseable {
     StoreStats stats(int sampleRows, long rowCountLimitPerRegion);
 
     /**
-     * The session of {@code sessionId} in the configured {@code keyScope}.
+     * The session of {@code sessionId} in the configured {@code keyScope}. Stored values are decoded only with
+     * {@code valueClasses}: as values of the application whose classes that loader defines, under the store's
+     * class rules, so give it the application's jars over the JDK's platform loader and nothing else (this
+     * tool's own class path, which holds the libraries the store refuses, is never searched). Without it, each
+     * attribute shows the class its bytes name and nothing of it is decoded.
      *
      * @throws IllegalArgumentException if no session can have that id (the message does not repeat it)
      */
-    SessionInspection inspect(String sessionId, boolean withValues);
+    SessionInspection inspect(String sessionId, Optional<ClassLoader> valueClasses);
 
     /**
-     * The session in the row {@code rowKeyHex} (64 hex digits, as logs and {@code findByUser} give it).
+     * The session in the row {@code rowKeyHex} (64 hex digits, as logs and {@code findByUser} give it), as
+     * {@link #inspect} shows it.
      *
      * @throws IllegalArgumentException if it is not 64 hex digits
      */
-    SessionInspection inspectRow(String rowKeyHex, boolean withValues);
+    SessionInspection inspectRow(String rowKeyHex, Optional<ClassLoader> valueClasses);
 
     /** "Log out everywhere" for {@code user}: {@link SessionStore#revokeAll}, with the sessions it found first. */
     Revocation revoke(String user);

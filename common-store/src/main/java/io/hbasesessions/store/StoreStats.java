@@ -37,7 +37,7 @@ public record StoreStats(String table, long rowCountLimitPerRegion, List<Region>
     /**
      * @param requested the sample size asked for
      * @param rows rows sampled
-     * @param ended sampled sessions that are over but not yet dropped by HBase
+     * @param ended sampled sessions that are over (idle or invalidated) but not yet dropped by HBase
      * @param unreadable sampled rows whose cells this store cannot read (not in the histograms)
      * @param ageHistogram sessions by time since creation, bucket label to count, in order
      * @param sizeHistogram sessions by state cell size, bucket label to count, in order

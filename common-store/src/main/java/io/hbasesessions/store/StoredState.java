@@ -20,22 +20,25 @@ import java.util.zip.CRC32C;
 
 /**
  * The {@code s:state} cell: a session's metadata and each attribute's serialized bytes. Immutable
- * (the byte arrays are never handed out for writing). Layout 2, all big-endian:
+ * (the byte arrays are never handed out for writing). Layout 3, all big-endian:
  * <pre>
- * format byte   high nibble: layout (2); low nibble: codec of the values (1 Kryo, 2 Java)
+ * format byte   high nibble: layout (3); low nibble: codec of the values (1 Kryo, 2 Java)
  * creation ms, last access ms, max inactive ms (&lt;= 0: never idles), cell TTL ms (0: not chosen yet;
  *               Long.MAX_VALUE: no cell TTL, the family TTL alone)
  * login         string name (length -1: no login), string auth type, int role count, strings
  * indexed user  string (length -1: none): the user "log out everywhere" finds this session under
+ * system        string (length -1: none): the session system that wrote the row ({@link Container#sessionSystem()})
  * attributes    int count; string name, int length, value bytes
  * CRC32C of all the above (int)
  * </pre>
- * A string is an int length and UTF-8 bytes. Layout 1 cells (earlier versions) are still read.
+ * A string is an int length and UTF-8 bytes. Layouts 1 and 2 (earlier versions, without the system) are
+ * still read.
  */
 final class StoredState {
 
     private static final int LAYOUT_V1 = 0x10;
     private static final int LAYOUT_V2 = 0x20;
+    private static final int LAYOUT_V3 = 0x30;
     private static final int LAYOUT_MASK = 0xF0;
     private static final int CODEC_KRYO = 0x01;
     private static final int CODEC_JAVA = 0x02;
@@ -51,6 +54,7 @@ final class StoredState {
     private final long cellTtlMillis;
     private final Optional<SessionPrincipal> login;
     private final Optional<String> indexedUser;
+    private final Optional<String> sessionSystem;
     private final Map<String, byte[]> attributeBytes;
 
     private StoredState(Builder builder) {
@@ -61,6 +65,7 @@ final class StoredState {
         this.cellTtlMillis = builder.cellTtlMillis;
         this.login = builder.login;
         this.indexedUser = builder.indexedUser;
+        this.sessionSystem = builder.sessionSystem;
         this.attributeBytes = Collections.unmodifiableMap(new LinkedHashMap<>(builder.attributeBytes));
     }
 
@@ -104,6 +109,11 @@ final class StoredState {
         return indexedUser;
     }
 
+    /** The session system that wrote this state; empty for a state written before states named it. */
+    Optional<String> sessionSystem() {
+        return sessionSystem;
+    }
+
     /** Attribute name to serialized value, in the order they were stored. */
     Map<String, byte[]> attributeBytes() {
         return attributeBytes;
@@ -121,7 +131,7 @@ final class StoredState {
     byte[] toBytes() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(256 + attributeBytes.size() * 64);
         try (DataOutputStream out = new DataOutputStream(buffer)) {
-            out.writeByte(LAYOUT_V2 | codecNibble(codec));
+            out.writeByte(LAYOUT_V3 | codecNibble(codec));
             out.writeLong(creationTime.toEpochMilli());
             out.writeLong(lastAccessTime.toEpochMilli());
             out.writeLong(maxInactiveInterval.toMillis());
@@ -135,6 +145,7 @@ final class StoredState {
                 }
             }
             writeString(out, indexedUser.orElse(null));
+            writeString(out, sessionSystem.orElse(null));
             out.writeInt(attributeBytes.size());
             for (Map.Entry<String, byte[]> attribute : attributeBytes.entrySet()) {
                 writeString(out, attribute.getKey());
@@ -156,9 +167,9 @@ final class StoredState {
         }
         int layout = cell[0] & LAYOUT_MASK;
         SerializerKind codec = codecOf(cell[0]);
-        if (layout != LAYOUT_V1 && layout != LAYOUT_V2) {
+        if (layout != LAYOUT_V1 && layout != LAYOUT_V2 && layout != LAYOUT_V3) {
             throw new CorruptSessionDataException(String.format("unknown format byte 0x%02x (this version reads "
-                    + "layouts 0x%02x and 0x%02x)", cell[0], LAYOUT_V1, LAYOUT_V2));
+                    + "layouts 0x%02x, 0x%02x and 0x%02x)", cell[0], LAYOUT_V1, LAYOUT_V2, LAYOUT_V3));
         }
         int bodyLength = cell.length - CRC_BYTES;
         if (ByteBuffer.wrap(cell, bodyLength, CRC_BYTES).getInt() != crc32c(cell, bodyLength)) {
@@ -167,7 +178,7 @@ final class StoredState {
         }
         ByteBuffer in = ByteBuffer.wrap(cell, 1, bodyLength - 1);
         try {
-            StoredState state = layout == LAYOUT_V2 ? readLayout2(codec, in) : readLayout1(codec, in);
+            StoredState state = layout == LAYOUT_V1 ? readLayout1(codec, in) : readLayout(codec, in, layout == LAYOUT_V3);
             if (in.hasRemaining()) {
                 throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
             }
@@ -177,7 +188,8 @@ final class StoredState {
         }
     }
 
-    private static StoredState readLayout2(SerializerKind codec, ByteBuffer in) {
+    /** Layouts 2 and 3: layout 2 has no session system. */
+    private static StoredState readLayout(SerializerKind codec, ByteBuffer in, boolean withSessionSystem) {
         Builder builder = readTimes(codec, in);
         builder.cellTtlMillis = in.getLong();
         String loginName = readString(in);
@@ -190,6 +202,9 @@ final class StoredState {
             builder.login = Optional.of(new SessionPrincipal(loginName, roles, authType));
         }
         builder.indexedUser = Optional.ofNullable(readString(in));
+        if (withSessionSystem) {
+            builder.sessionSystem = Optional.ofNullable(readString(in));
+        }
         readAttributes(in, builder);
         return builder.build();
     }
@@ -296,6 +311,7 @@ final class StoredState {
         private long cellTtlMillis;
         private Optional<SessionPrincipal> login = Optional.empty();
         private Optional<String> indexedUser = Optional.empty();
+        private Optional<String> sessionSystem = Optional.empty();
         private final Map<String, byte[]> attributeBytes = new LinkedHashMap<>();
 
         private Builder() {
@@ -309,6 +325,7 @@ final class StoredState {
             this.cellTtlMillis = state.cellTtlMillis;
             this.login = state.login;
             this.indexedUser = state.indexedUser;
+            this.sessionSystem = state.sessionSystem;
             this.attributeBytes.putAll(state.attributeBytes);
         }
 
@@ -339,6 +356,11 @@ final class StoredState {
 
         Builder indexedUser(Optional<String> user) {
             this.indexedUser = user;
+            return this;
+        }
+
+        Builder sessionSystem(Optional<String> system) {
+            this.sessionSystem = system;
             return this;
         }
 

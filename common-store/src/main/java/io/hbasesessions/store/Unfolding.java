@@ -23,12 +23,7 @@ import java.util.function.Consumer;
  */
 final class Unfolding {
 
-    private static final ClassValue<Shape> SHAPES = new ClassValue<>() {
-        @Override
-        protected Shape computeValue(Class<?> type) {
-            return Shape.of(type);
-        }
-    };
+    private static final PerClass<Shape> SHAPES = new PerClass<>(Shape::of);
 
     private final long budget;
     /** Sizes of complete objects that refer to others (an object absent here unfolds to itself alone). */
@@ -79,7 +74,7 @@ final class Unfolding {
             // The JDK's iteration is safe to run on a just-decoded value; an application's own may do anything.
             boolean collection = Collection.class.isAssignableFrom(type) && isJdkMethod(type, "iterator");
             boolean map = Map.class.isAssignableFrom(type) && isJdkMethod(type, "entrySet");
-            boolean entry = Map.Entry.class.isAssignableFrom(type) && KryoCodec.isJdkClass(type);
+            boolean entry = Map.Entry.class.isAssignableFrom(type) && ClassRules.isJdkClass(type);
             return new Shape(false, collection, map, entry, applicationFields(type));
         }
 
@@ -114,7 +109,7 @@ final class Unfolding {
         /** The reference fields an application class declares (the JDK's own are not accessible, nor needed). */
         private static List<Field> applicationFields(Class<?> type) {
             List<Field> fields = new ArrayList<>();
-            for (Class<?> c = type; c != null && !KryoCodec.isJdkClass(c); c = c.getSuperclass()) {
+            for (Class<?> c = type; c != null && !ClassRules.isJdkClass(c); c = c.getSuperclass()) {
                 for (Field field : c.getDeclaredFields()) {
                     if (!Modifier.isStatic(field.getModifiers()) && !field.getType().isPrimitive()
                             && field.trySetAccessible()) {
@@ -127,7 +122,7 @@ final class Unfolding {
 
         private static boolean isJdkMethod(Class<?> type, String name) {
             try {
-                return KryoCodec.isJdkClass(type.getMethod(name).getDeclaringClass());
+                return ClassRules.isJdkClass(type.getMethod(name).getDeclaringClass());
             } catch (NoSuchMethodException e) {
                 return false;
             }

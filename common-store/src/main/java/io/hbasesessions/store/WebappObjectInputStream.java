@@ -9,9 +9,9 @@ import java.lang.reflect.Proxy;
 
 /**
  * Java deserialization of one stored value under the read rules: every class name, and each interface
- * of a dynamic proxy, is checked by {@link ClassRules} before it is loaded, and resolved with the web
- * application's class loader (attribute classes usually exist only inside the WAR), never with the
- * server's unless the filter names it. An {@link ObjectInputFilter} bounds nesting and array lengths
+ * of a dynamic proxy, is admitted by {@link ClassRules} (by name before it is loaded, by origin once it is)
+ * and resolved with the web application's class loader (attribute classes usually exist only inside the
+ * WAR); Java serialization itself refuses to make objects of classes that are not Serializable. An {@link ObjectInputFilter} bounds nesting and array lengths
  * (which also size the JDK's own collections as they are read) by {@link ReadLimits}; the references
  * and bytes it can read are bounded by the stream itself, the value's bytes. A JVM-wide
  * {@code jdk.serialFilter} still applies besides.
@@ -43,7 +43,7 @@ class WebappObjectInputStream extends ObjectInputStream {
     Object readAttributeValue() throws IOException, ClassNotFoundException {
         Object value = readObject();
         if (attributeValueNext && value != null) {
-            rules.check(value.getClass().getName(), true);
+            rules.admit(value.getClass().getName(), true);
         }
         return value;
     }
@@ -66,8 +66,7 @@ class WebappObjectInputStream extends ObjectInputStream {
 
     @Override
     protected Class<?> resolveClass(ObjectStreamClass description) throws IOException, ClassNotFoundException {
-        rules.check(description.getName(), takeAttributeValue());
-        return rules.load(description.getName());
+        return rules.admit(description.getName(), takeAttributeValue());
     }
 
     // ObjectInputStream's own contract hands back a proxy class, not an instance, so the deprecated
@@ -79,11 +78,10 @@ class WebappObjectInputStream extends ObjectInputStream {
         Class<?>[] interfaces = new Class<?>[interfaceNames.length];
         for (int i = 0; i < interfaceNames.length; i++) {
             // A proxy's class is generated: its first interface stands for it.
-            rules.check(interfaceNames[i], attributeValue && i == 0);
-            interfaces[i] = rules.load(interfaceNames[i]);
+            interfaces[i] = rules.admit(interfaceNames[i], attributeValue && i == 0);
         }
         try {
-            return Proxy.getProxyClass(rules.webappLoader(), interfaces);
+            return Proxy.getProxyClass(rules.applicationLoader(), interfaces);
         } catch (IllegalArgumentException e) {
             throw new ClassNotFoundException("cannot define a proxy of " + String.join(", ", interfaceNames), e);
         }

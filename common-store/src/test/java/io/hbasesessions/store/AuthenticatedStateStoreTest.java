@@ -162,6 +162,24 @@ class AuthenticatedStateStoreTest {
         }
     }
 
+    /** Issue #27: the default lets a writer of the table log in as anyone; a node says so once, when it starts. */
+    @Test
+    void aStoreWithoutProtectionSaysAtStartWhatThatMeansAndAProtectedOneDoesNot() throws Exception {
+        Path keys = Files.write(work.resolve("start-keys"), List.of(StateSealTest.newKey()));
+        for (StateProtection mode : StateProtection.values()) {
+            StoreSettings.Builder configured = mode == StateProtection.NONE ? settings.toBuilder() : protectedBy(mode, keys);
+            try (LogCapture log = new LogCapture(); SessionStore store = TestStores.open(configured.build())) {
+                List<String> said = log.warnings().stream().filter(w -> w.contains("stateProtection=none")).toList();
+                if (mode == StateProtection.NONE) {
+                    assertEquals(1, said.size(), log.warnings().toString());
+                    assertTrue(said.get(0).contains("anyone who can write that table can log in as any user"), said.get(0));
+                } else {
+                    assertEquals(List.of(), said, mode + " warned of none");
+                }
+            }
+        }
+    }
+
     @Test
     void aSaveUnderALeaseSealsTheVersionItStores() {
         String id = createAdminSession(pessimistic);

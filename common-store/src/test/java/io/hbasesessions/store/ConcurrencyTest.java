@@ -6,16 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
+import org.apache.hadoop.hbase.client.AsyncTable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -51,6 +57,60 @@ class ConcurrencyTest {
             System.out.println("16x50 optimistic: conflicts=" + counters.get(StoreCounter.CONFLICTS) + " retries="
                     + counters.get(StoreCounter.CONFLICT_RETRIES));
             assertTrue(counters.get(StoreCounter.CONFLICTS) > 0, "16 threads on one row must have collided");
+        }
+    }
+
+    /**
+     * Issue #29: requests of one session on one node that all loaded the same version take turns to save, each
+     * turn writing the changes of every save that queued meanwhile in one write, from what the one before wrote:
+     * every save after the first finds a newer version (a conflict), none has to read the row again, fewer writes
+     * than saves reach HBase, and every change is kept. A second store (another node) writing the same row
+     * meanwhile makes a save read it again, once.
+     */
+    @Test
+    void savesOfOneSessionOnOneNodeTakeTurnsWithoutReadingItAgain(EmbeddedHBase server, TestNamespace namespace)
+            throws Exception {
+        StoreSettings settings = settings(server, namespace, LockingMode.OPTIMISTIC).build();
+        AtomicInteger reads = new AtomicInteger();
+        AtomicInteger writes = new AtomicInteger();
+        try (SessionStore store = HBaseSessions.open(settings, TestStores.WEBAPP, Clock.systemUTC(),
+                counting(settings.get(Setting.TABLE), reads, writes)); SessionStore otherNode = TestStores.open(settings)) {
+            String id = TestStores.create(store, Instant.now(), Duration.ofMinutes(30), Map.of()).record().id();
+            List<StoredSession> copies = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                copies.add(store.load(id).orElseThrow());
+            }
+            CyclicBarrier start = new CyclicBarrier(16);
+            int readsBefore = reads.get();
+            int writesBefore = writes.get();
+
+            List<SaveResult> results = runInParallel(16, thread -> {
+                StoredSession copy = copies.get(thread);
+                copy.attributes().put("t" + thread, thread);
+                start.await();
+                return List.of(store.save(copy, copy.record()));
+            });
+
+            assertEquals(16, store.load(id).orElseThrow().attributes().size());
+            assertEquals(1, results.stream().filter(r -> r == SaveResult.WRITTEN).count(), results.toString());
+            StoreCounters counters = store.counters();
+            assertEquals(15, counters.get(StoreCounter.CONFLICTS), "all 16 started from one version");
+            // Without turns each of the 15 reads the row again; a thread the scheduler held back past the others'
+            // turns may have to.
+            int reRead = reads.get() - readsBefore;
+            assertTrue(reRead < 8, reRead + " saves read the row again");
+            int written = writes.get() - writesBefore;
+            assertTrue(written < 16, "16 saves took " + written + " writes");
+            System.out.println("FIGURE 16 saves of one version on one node: rows read again " + reRead + ", writes "
+                    + written);
+
+            StoredSession here = store.load(id).orElseThrow();
+            StoredSession there = otherNode.load(id).orElseThrow();
+            there.attributes().put("there", 1);
+            assertEquals(SaveResult.WRITTEN, otherNode.save(there, there.record()));
+            here.attributes().put("here", 1);
+            assertEquals(SaveResult.MERGED, store.save(here, here.record()));
+            assertEquals(18, store.load(id).orElseThrow().attributes().size());
         }
     }
 
@@ -116,6 +176,25 @@ class ConcurrencyTest {
 
     private interface Worker {
         List<SaveResult> run(int thread) throws Exception;
+    }
+
+    /** Counts the Gets and the conditional writes the store sends to {@code table}, alone or in a batch. */
+    @SuppressWarnings("unchecked")
+    private static HBaseSessions.TableView counting(String table, AtomicInteger gets, AtomicInteger writes) {
+        return view -> !view.getName().getNameAsString().equals(table) ? view
+                : (AsyncTable<AdvancedScanResultConsumer>) Proxy.newProxyInstance(AsyncTable.class.getClassLoader(),
+                        new Class<?>[] {AsyncTable.class}, (proxy, method, args) -> {
+                            AtomicInteger counted = method.getName().equals("get") ? gets
+                                    : method.getName().startsWith("checkAndMutate") ? writes : null;
+                            if (counted != null) {
+                                counted.addAndGet(args[0] instanceof List<?> many ? many.size() : 1);
+                            }
+                            try {
+                                return method.invoke(view, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
     }
 
     private static List<SaveResult> runInParallel(int threads, Worker worker) throws Exception {

@@ -80,6 +80,24 @@ class DurabilityTest {
         assertEquals(HALF_AN_HOUR.plusSeconds(60).plusSeconds(60).toMillis(), writes.get(1).ttlMillis());
     }
 
+    /**
+     * A session created where one with its id ended goes over the end marker without a cell TTL: the marker may
+     * hide cells of the ended session that outlive the new one's TTL, which must never show again.
+     */
+    @Test
+    void aCreateOverAnEndedSessionHasNoCellTtl() {
+        StoredSession ended = created(null);
+        writesOf(() -> store.delete(ended.record().id()));
+        StoredSession again = store.newSession(SessionRecord.created(ended.record().id(), CLOCK.instant(), HALF_AN_HOUR),
+                false);
+        List<Recorded> writes = writesOf(() -> store.save(again, again.record()));
+        assertAllUse(Durability.FSYNC_WAL, writes, 2);
+        assertEquals(HALF_AN_HOUR.plusSeconds(60).plusSeconds(60).toMillis(), writes.get(0).ttlMillis(),
+                "first tried as into an empty row");
+        assertEquals(Long.MAX_VALUE, writes.get(1).ttlMillis(), "over the end marker");
+        assertTrue(store.load(ended.record().id()).isPresent());
+    }
+
     @Test
     void attributeWritesUseWriteDurability() {
         StoredSession session = created(null);
@@ -114,9 +132,9 @@ class DurabilityTest {
     void anIdChangeWritesTheNewRowBeforeDeletingTheOldOne() {
         StoredSession session = created("fay");
         List<Recorded> writes = writesOf(() -> store.changeId(session, session.record(), TestStores.newId()));
-        // index entry of the new id, new row, old row deleted (conditionally), old index entry deleted
+        // index entry of the new id, new row, old row ended (conditionally), old index entry deleted
         assertAllUse(Durability.FSYNC_WAL, writes, 4);
-        assertEquals(List.of(false, false, true, true), writes.stream().map(Recorded::isDelete).toList());
+        assertEquals(List.of(false, false, true, true), writes.stream().map(Recorded::removes).toList());
     }
 
     @Test
@@ -124,13 +142,15 @@ class DurabilityTest {
         StoredSession session = created("gus");
         List<Recorded> invalidation = writesOf(() -> store.delete(session.record().id()));
         assertAllUse(Durability.FSYNC_WAL, invalidation, 2);
-        assertTrue(invalidation.stream().allMatch(Recorded::isDelete));
+        assertTrue(invalidation.stream().allMatch(Recorded::removes));
+        assertEquals(HALF_AN_HOUR.plusSeconds(60).plusSeconds(60).toMillis(), invalidation.get(0).ttlMillis(),
+                "the end marker lives as long as the session's cells would have");
 
         created("hal");
         created("hal");
         List<Recorded> revocation = writesOf(() -> assertEquals(2, store.revokeAll("hal")));
         assertAllUse(Durability.FSYNC_WAL, revocation, 4);
-        assertTrue(revocation.stream().allMatch(Recorded::isDelete));
+        assertTrue(revocation.stream().allMatch(Recorded::removes));
     }
 
     @Test

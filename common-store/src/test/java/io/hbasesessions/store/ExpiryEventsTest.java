@@ -29,7 +29,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
 import org.apache.hadoop.hbase.client.AsyncTable;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
-import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -38,6 +38,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code expiryEvents} against a real HBase: the index is written only when a session's end moves into
@@ -113,6 +115,23 @@ class ExpiryEventsTest {
         }
     }
 
+    /** Issue #28: a container's sweep of a key scope leaves Shiro's sessions of that scope to Shiro's sweep. */
+    @Test
+    void aSweepEndsOnlyTheSessionsOfItsOwnSessionSystem() {
+        MutableClock clock = new MutableClock(TestStores.START);
+        StoreSettings settings = settings().build();
+        ClassLoader loader = getClass().getClassLoader();
+        try (SessionStore jetty = SessionStores.open(settings, new Webapp(loader, Container.JETTY), clock);
+                SessionStore shiro = SessionStores.open(settings, new Webapp(loader, Container.SHIRO), clock)) {
+            List<String> jettys = create(jetty, clock, 2);
+            List<String> shiros = create(shiro, clock, 3);
+            clock.advance(TIMEOUT);
+
+            assertEquals(Set.copyOf(jettys), tagsOf(jetty.sweepExpired()).keySet());
+            assertEquals(Set.copyOf(shiros), tagsOf(shiro.sweepExpired()).keySet(), "Shiro's sessions were ended by Jetty");
+        }
+    }
+
     @Test
     void aSessionTouchedAfterItsEntryWasWrittenEndsOnlyAtItsNewEnd() {
         MutableClock clock = new MutableClock(TestStores.START);
@@ -136,16 +155,16 @@ class ExpiryEventsTest {
     void aSessionTouchedBetweenTheSweepersReadAndItsDeleteIsNotEnded() {
         MutableClock clock = new MutableClock(TestStores.START);
         StoreSettings scope = settings().build();
-        AtomicReference<Runnable> beforeNextDelete = new AtomicReference<>();
+        AtomicReference<Runnable> beforeNextEnd = new AtomicReference<>();
         try (SessionStore requests = TestStores.open(scope, clock);
                 SessionStore sweeper = HBaseSessions.open(scope, TestStores.WEBAPP, clock,
-                        new BeforeConditionalDelete(scope.get(Setting.TABLE), beforeNextDelete))) {
+                        new BeforeConditionalEnd(scope.get(Setting.TABLE), beforeNextEnd))) {
             String id = create(requests, clock, 1).get(0);
             clock.advance(TIMEOUT.minusSeconds(1));
             StoredSession inFlight = requests.load(id).orElseThrow();
             clock.advance(Duration.ofSeconds(1));
             // A request that began before the end saves its touch after the sweeper read the session as over.
-            beforeNextDelete.set(() -> assertEquals(SaveResult.TOUCHED,
+            beforeNextEnd.set(() -> assertEquals(SaveResult.TOUCHED,
                     requests.save(inFlight, inFlight.record().withLastAccessTime(clock.instant().minusSeconds(1)))));
 
             assertEquals(List.of(), sweeper.sweepExpired(), "the touched session is not ended");
@@ -156,12 +175,12 @@ class ExpiryEventsTest {
     }
 
     /** Runs an action just before the next conditional delete reaches the sessions table. */
-    private static final class BeforeConditionalDelete implements HBaseSessions.TableView {
+    private static final class BeforeConditionalEnd implements HBaseSessions.TableView {
 
         private final String sessionsTable;
         private final AtomicReference<Runnable> action;
 
-        BeforeConditionalDelete(String sessionsTable, AtomicReference<Runnable> action) {
+        BeforeConditionalEnd(String sessionsTable, AtomicReference<Runnable> action) {
             this.sessionsTable = sessionsTable;
             this.action = action;
         }
@@ -175,7 +194,7 @@ class ExpiryEventsTest {
             return (AsyncTable<AdvancedScanResultConsumer>) Proxy.newProxyInstance(AsyncTable.class.getClassLoader(),
                     new Class<?>[] {AsyncTable.class}, (proxy, method, args) -> {
                         if (args != null && args.length == 1 && args[0] instanceof CheckAndMutate check
-                                && check.getAction() instanceof Delete) {
+                                && check.getAction() instanceof Mutation end && MutationRecorder.isSessionEnd(end)) {
                             Runnable pending = action.getAndSet(null);
                             if (pending != null) {
                                 pending.run();
@@ -308,11 +327,13 @@ class ExpiryEventsTest {
         }
     }
 
-    @Test
-    void withEncryptedStateTheStoredIdsAreUnreadableAndStillEnd(@TempDir Path work) throws Exception {
+    /** Issue #27: under hmac the ids were signed, not encrypted: whoever could read the table could take the sessions over. */
+    @ParameterizedTest
+    @EnumSource(value = StateProtection.class, names = {"HMAC", "ENCRYPT"})
+    void withAKeyTheStoredIdsAreUnreadableAndStillEnd(StateProtection protection, @TempDir Path work) throws Exception {
         Path keys = Files.write(work.resolve("keys"), List.of(StateSealTest.newKey()));
         MutableClock clock = new MutableClock(TestStores.START);
-        try (SessionStore store = TestStores.open(settings().set(Setting.STATE_PROTECTION, StateProtection.ENCRYPT)
+        try (SessionStore store = TestStores.open(settings().set(Setting.STATE_PROTECTION, protection)
                 .set(Setting.STATE_KEY_FILE, keys).build(), clock)) {
             List<String> ids = create(store, clock, 5);
             for (Result bucket : hbase.scan(namespace.table("session_expiry"))) {

@@ -94,6 +94,26 @@ class ExpiryTest {
         }
     }
 
+    /**
+     * Issue #29: a session's end is a marker written over its row, which outlives the session's cells (it has their
+     * cell TTL, and is written later) and then goes too: an invalidated session leaves nothing behind for long.
+     */
+    @Test
+    void anEndedSessionsMarkerIsGoneByTheSessionsCellTtl() throws Exception {
+        MutationRecorder recorder = new MutationRecorder();
+        try (SessionStore store = TestStores.open(settings, Clock.systemUTC(), recorder)) {
+            String id = TestStores.create(store, Instant.now(), TWO_SECONDS, Map.of("cart", "book")).record().id();
+            long endedNanos = System.nanoTime();
+            assertTrue(store.delete(id));
+            List<MutationRecorder.Recorded> end = recorder.matching(MutationRecorder.Recorded::removes);
+            assertEquals(TWO_SECOND_SESSION_CELL_TTL_MILLIS, end.get(0).ttlMillis(), "the session's own cell TTL");
+
+            assertTrue(HBaseSessionRows.isEnd(rawRow(id).getValue(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE)));
+            long goneAfterMillis = millisUntilGone(id, endedNanos);
+            assertTrue(goneAfterMillis >= TWO_SECOND_SESSION_CELL_TTL_MILLIS - 1_000, goneAfterMillis + " ms");
+        }
+    }
+
     private long millisUntilGone(String sessionId, long writtenNanos) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (!rawRow(sessionId).isEmpty()) {

@@ -38,6 +38,11 @@ final class MutationRecorder implements HBaseSessions.TableView {
             return mutation instanceof Delete;
         }
 
+        /** A delete, or the end marker a session's end writes over its row. */
+        boolean removes() {
+            return isDelete() || isSessionEnd(mutation);
+        }
+
         /** The per-cell TTL in millis; Long.MAX_VALUE when none was set. */
         long ttlMillis() {
             return mutation.getTTL();
@@ -47,6 +52,13 @@ final class MutationRecorder implements HBaseSessions.TableView {
             return mutation.getFamilyCellMap().values().stream().flatMap(List::stream)
                     .anyMatch(cell -> Arrays.equals(CellUtil.cloneQualifier(cell), qualifier));
         }
+    }
+
+    /** The end of a session: a Put of its row whose state cell is the end marker. */
+    static boolean isSessionEnd(Mutation mutation) {
+        return mutation instanceof Put put && put.has(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE)
+                && HBaseSessionRows.isEnd(CellUtil.cloneValue(put.get(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE)
+                        .get(0)));
     }
 
     private final List<Recorded> recorded = new CopyOnWriteArrayList<>();

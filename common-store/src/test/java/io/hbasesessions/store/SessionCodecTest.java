@@ -6,19 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.Method;
+import io.hbasesessions.testvalues.AttributeValues.Basket;
+import io.hbasesessions.testvalues.AttributeValues.Child;
+import io.hbasesessions.testvalues.AttributeValues.HoldsThread;
+import io.hbasesessions.testvalues.AttributeValues.LruCache;
+import io.hbasesessions.testvalues.AttributeValues.NoDefaultConstructor;
+import io.hbasesessions.testvalues.AttributeValues.Parent;
+import io.hbasesessions.testvalues.AttributeValues.Point;
+import io.hbasesessions.testvalues.AttributeValues.RebuildsTransientState;
+import io.hbasesessions.testvalues.AttributeValues.SelfHoldingHandler;
+import io.hbasesessions.testvalues.AttributeValues.Size;
+import io.hbasesessions.testvalues.AttributeValues.ThrowsOnRead;
 import java.lang.reflect.Proxy;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -30,7 +34,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.function.Function;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -264,136 +267,5 @@ class SessionCodecTest {
 
     private static java.util.stream.Stream<Throwable> causes(Throwable top) {
         return java.util.stream.Stream.iterate(top, cause -> cause != null, Throwable::getCause);
-    }
-
-    enum Size {
-        SMALL,
-        LARGE {
-            @Override
-            public String toString() {
-                return "large";
-            }
-        }
-    }
-
-    record Point(int x, int y) implements Serializable {
-    }
-
-    static final class LruCache extends LinkedHashMap<String, Integer> {
-        private static final long serialVersionUID = 1L;
-        private final int maxEntries;
-
-        LruCache(int maxEntries) {
-            super(16, 0.75f, true);
-            this.maxEntries = maxEntries;
-        }
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
-            return size() > maxEntries;
-        }
-    }
-
-    static final class SelfHoldingHandler implements InvocationHandler, Serializable {
-        private static final long serialVersionUID = 1L;
-        Object self;
-
-        @Override
-        public Object invoke(Object proxy, Method method, Object[] args) {
-            return 0;
-        }
-    }
-
-    static final class Basket implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final List<String> items;
-        final List<String> view;
-        final List<String> synchronizedView;
-        final Collection<String> checkedView;
-
-        Basket(List<String> items, List<String> view, List<String> synchronizedView, Collection<String> checkedView) {
-            this.items = items;
-            this.view = view;
-            this.synchronizedView = synchronizedView;
-            this.checkedView = checkedView;
-        }
-    }
-
-    static final class NoDefaultConstructor implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final String name;
-        final int count;
-
-        NoDefaultConstructor(String name, int count) {
-            this.name = name;
-            this.count = count;
-        }
-    }
-
-    static final class RebuildsTransientState implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final String text;
-        final List<String> tags;
-        transient int cachedLength;
-
-        RebuildsTransientState(String text, List<String> tags) {
-            this.text = text;
-            this.tags = tags;
-            this.cachedLength = text.length();
-        }
-
-        private void writeObject(ObjectOutputStream out) throws IOException {
-            out.defaultWriteObject();
-        }
-
-        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-            in.defaultReadObject();
-            cachedLength = text.length();
-        }
-    }
-
-    static final class Parent implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final String name;
-        final List<Child> children = new ArrayList<>();
-        transient int nameLength;
-
-        Parent(String name) {
-            this.name = name;
-        }
-
-        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-            in.defaultReadObject();
-            nameLength = name.length();
-        }
-    }
-
-    static final class Child implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final Parent parent;
-
-        Child(Parent parent) {
-            this.parent = parent;
-        }
-    }
-
-    static final class HoldsThread implements Serializable {
-        private static final long serialVersionUID = 1L;
-        final Thread worker = new Thread(() -> { });
-    }
-
-    static final class ThrowsOnRead implements Serializable {
-        private static final long serialVersionUID = 1L;
-        private static final Function<Integer, Integer> RECURSE = new Function<>() {
-            @Override
-            public Integer apply(Integer depth) {
-                return apply(depth + 1) + 1;
-            }
-        };
-
-        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-            in.defaultReadObject();
-            RECURSE.apply(0);
-        }
     }
 }

@@ -145,10 +145,16 @@ class StateSealTest {
         StoreSettings.Builder hmacWithoutKeys = StoreSettings.builder().set("zookeeperQuorum", "zk1")
                 .set("keyScope", "/shop").set("stateProtection", "hmac");
         assertMessage(() -> hmacWithoutKeys.build(), "stateProtection=hmac needs stateKeyFile");
-        assertMessage(() -> StateKeys.load(work.resolve("missing")), "stateKeyFile=", "cannot be read");
+        String keyForAPath = newKey();
+        String message = assertThrows(StoreConfigurationException.class, () -> StateKeys.load(Path.of(keyForAPath)))
+                .getMessage();
+        assertFalse(message.contains(keyForAPath), "a key given where the path goes is quoted: " + message);
+        assertTrue(message.contains("stateKeyFile is not a readable file") && message.contains("looks like a key itself"),
+                message);
+        assertMessage(() -> StateKeys.load(work.resolve("missing")), "stateKeyFile is not a readable file");
         assertMessage(() -> StateKeys.load(keyFile("", "# no key yet")), "stateKeyFile=", "holds no key");
         String shortKey = Base64.getEncoder().encodeToString("sixteen byte key".getBytes(StandardCharsets.US_ASCII));
-        String message = assertMessage(() -> StateKeys.load(keyFile(newKey(), shortKey)), "stateKeyFile=",
+        message = assertMessage(() -> StateKeys.load(keyFile(newKey(), shortKey)), "stateKeyFile=",
                 "key on line 2 is 16 bytes", "at least 32");
         assertFalse(message.contains(shortKey), "no key material in the message");
         String notBase64 = "not base64 at all!";

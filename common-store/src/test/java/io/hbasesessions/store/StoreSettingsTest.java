@@ -33,7 +33,8 @@ class StoreSettingsTest {
                 .set("leaseTimeoutSeconds", "5").set("writeDurability", "fsync_wal").set("touchDurability", "SYNC_WAL")
                 .set("operationTimeoutMillis", "2000").set("failMode", "new-session").set("serializer", "java")
                 .set("maxSessionBytes", "2048").set("createTable", "FALSE").set("principalAttribute", "user")
-                .set("attributeClassFilter", "com\\.shop\\..*").set("stateProtection", "encrypt")
+                .set("attributeClassFilter", "com\\.shop\\..*")
+                .set("allowedAttributeClasses", "com.shared.Money, com.shared.model.*").set("stateProtection", "encrypt")
                 .set("stateKeyFile", "/etc/sessions/keys").set("regionReplicas", "2").set("timelineReads", "true")
                 .set("timelineReadAfterMillis", "20").build();
         assertEquals(4, settings.get(Setting.REGIONS));
@@ -48,6 +49,7 @@ class StoreSettingsTest {
         assertEquals(20L, settings.get(Setting.TIMELINE_READ_AFTER_MILLIS));
         assertEquals("pessimistic", settings.asNamedValues().get("lockingMode"));
         assertEquals("com\\.shop\\..*", settings.asNamedValues().get("attributeClassFilter"));
+        assertEquals("com.shared.Money,com.shared.model.", settings.asNamedValues().get("allowedAttributeClasses"));
         assertEquals(Setting.all().size() - 1, settings.asNamedValues().size(), "all but hbaseSite have a value");
     }
 
@@ -61,6 +63,8 @@ class StoreSettingsTest {
         assertMessage(() -> minimal().set("createTable", "yes"), "true or false");
         assertMessage(() -> minimal().set("attributeClassFilter", "java.lang.(String"), "attributeClassFilter",
                 "not a regular expression");
+        assertMessage(() -> minimal().set("allowedAttributeClasses", "com.shop.Money, com..shop"),
+                "allowedAttributeClasses", "'com..shop' is not a class name");
         assertMessage(() -> minimal().set("noSuchSetting", "x"), "Unknown setting 'noSuchSetting'", "zookeeperQuorum");
         assertMessage(() -> minimal().set("regionReplicas", "4"), "regionReplicas", "between 1 and 3");
     }

@@ -91,6 +91,32 @@ class StoredStateTest {
         assertThrows(CorruptSessionDataException.class, () -> StoredState.parse(withCrc(body.toByteArray())));
     }
 
+    /** Issue #28: the session system that wrote a row is part of it; a layout 2 cell (before it was) names none. */
+    @Test
+    void theSessionSystemRoundTripsAndALayoutTwoCellNamesNone() throws IOException {
+        StoredState shiros = sample().toBuilder().sessionSystem(Optional.of("shiro")).build();
+        assertEquals(Optional.of("shiro"), StoredState.parse(shiros.toBytes()).sessionSystem());
+        assertEquals(0x30, shiros.toBytes()[0] & 0xF0, "written as layout 3");
+
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(body);
+        out.writeByte(0x21);
+        out.writeLong(CREATED.toEpochMilli());
+        out.writeLong(CREATED.plusSeconds(5).toEpochMilli());
+        out.writeLong(Duration.ofMinutes(30).toMillis());
+        out.writeLong(1_234);
+        out.writeInt(-1);
+        writeString(out, "alice");
+        out.writeInt(1);
+        writeString(out, "cart");
+        out.writeInt(3);
+        out.write(new byte[] {1, 2, 3});
+        StoredState layoutTwo = StoredState.parse(withCrc(body.toByteArray()));
+        assertEquals(Optional.empty(), layoutTwo.sessionSystem());
+        assertEquals(Optional.of("alice"), layoutTwo.indexedUser());
+        assertEquals(Set.of("cart"), layoutTwo.attributeBytes().keySet());
+    }
+
     /** Layout 1 (the first release): read, its extras ignored, Tomcat's login attributes dropped. */
     @Test
     void aLayoutOneCellIsStillRead() throws IOException {

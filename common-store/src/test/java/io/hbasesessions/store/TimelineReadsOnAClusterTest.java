@@ -122,7 +122,7 @@ class TimelineReadsOnAClusterTest {
     void secondariesFollowWritesAndRevocationsWithinTheReplicationLag() throws Exception {
         Map<byte[], Long> written = new LinkedHashMap<>();
         List<String> ids = new ArrayList<>();
-        Map<byte[], Long> visible = watchSecondary(written, Result::isEmpty, () -> {
+        Map<byte[], Long> visible = watchSecondary(written, result -> !holdsASession(result), () -> {
             for (int i = 0; i < LAG_SESSIONS; i++) {
                 String id = TestStores.create(timeline, Instant.now(), HALF_AN_HOUR, Map.of("n", i)).record().id();
                 ids.add(id);
@@ -135,7 +135,7 @@ class TimelineReadsOnAClusterTest {
                 percentiles(written, visible));
 
         Map<byte[], Long> revoked = new LinkedHashMap<>();
-        Map<byte[], Long> gone = watchSecondary(revoked, result -> !result.isEmpty(), () -> {
+        Map<byte[], Long> gone = watchSecondary(revoked, TimelineReadsOnAClusterTest::holdsASession, () -> {
             for (String id : ids.subList(0, REVOKED_SESSIONS)) {
                 assertTrue(strong.delete(id));
                 synchronized (revoked) {
@@ -265,7 +265,9 @@ class TimelineReadsOnAClusterTest {
         assertEquals(SaveResult.GONE, timeline.save(copies.get(revoked), copies.get(revoked).record()));
         assertEquals(SaveResult.GONE, timeline.save(touched, touched.record().withLastAccessTime(Instant.now())));
         for (String id : ids) {
-            assertTrue(hbase.row(table, TestStores.rowKey(keyScope, id)).isEmpty(), "written back: " + id);
+            byte[] state = hbase.row(table, TestStores.rowKey(keyScope, id)).getValue(HBaseSessionRows.FAMILY,
+                    HBaseSessionRows.STATE);
+            assertTrue(HBaseSessionRows.isEnd(state), "written back over its end marker: " + id);
             assertTrue(strong.load(id).isEmpty());
         }
     }
@@ -361,6 +363,12 @@ class TimelineReadsOnAClusterTest {
         }
         writer.get();
         return settled;
+    }
+
+    /** A session, not nothing nor the end marker a deleted session leaves. */
+    private static boolean holdsASession(Result row) {
+        byte[] state = row.getValue(HBaseSessionRows.FAMILY, HBaseSessionRows.STATE);
+        return state != null && !HBaseSessionRows.isEnd(state);
     }
 
     private static int writtenCount(Map<byte[], Long> written) {

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.tools.JavaCompiler;
@@ -117,21 +118,31 @@ public final class WarClassLoaderFixture {
 
     /** A web application's class loader that remembers which classes it was asked for. */
     public static final class WarLoader extends URLClassLoader {
-        private final Set<String> requested = ConcurrentHashMap.newKeySet();
+        private final Map<String, Integer> requested = new ConcurrentHashMap<>();
 
-        WarLoader(URL[] classes) {
-            super(classes, ClassLoader.getPlatformClassLoader());
+        WarLoader(URL[] classes, ClassLoader parent) {
+            super(classes, parent);
         }
 
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            requested.add(name);
+            requested.merge(name, 1, Integer::sum);
             return super.loadClass(name, resolve);
+        }
+
+        /** The names of every class it was asked for so far. */
+        public Set<String> requested() {
+            return Set.copyOf(requested.keySet());
+        }
+
+        /** How often it was asked for the class {@code name}. */
+        public int timesAskedFor(String name) {
+            return requested.getOrDefault(name, 0);
         }
 
         /** Whether any class was asked for under {@code name}. */
         public boolean wasAskedFor(String name) {
-            return requested.contains(name);
+            return requested.containsKey(name);
         }
     }
 
@@ -142,14 +153,28 @@ public final class WarClassLoaderFixture {
      * {@link #UNHASHABLE}, see {@link #marks()}).
      */
     public static WarLoader warLoader(Path workDirectory) throws IOException {
-        Path sources = Files.createDirectories(workDirectory.resolve("src/war"));
+        return compiled(workDirectory, ClassLoader.getPlatformClassLoader(), Map.of("CartItem", CART_ITEM, "Greeter",
+                GREETER, "GreeterHandler", GREETER_HANDLER, "Marks", MARKS_CLASS, "Gadget", GADGET_SOURCE,
+                "InvokerTransformer", DENIED_GADGET_SOURCE, "Unhashable", UNHASHABLE_SOURCE));
+    }
+
+    /**
+     * A web application's loader holding {@code sources} (simple class name to source) compiled against this JVM's
+     * class path, on a server whose class path is {@code server}'s: classes of the WAR that use the server's.
+     */
+    public static WarLoader warOn(Path workDirectory, ClassLoader server, Map<String, String> sources) throws IOException {
+        return compiled(workDirectory, server, sources, "-cp", System.getProperty("java.class.path"));
+    }
+
+    private static WarLoader compiled(Path workDirectory, ClassLoader parent, Map<String, String> sources,
+            String... options) throws IOException {
+        Path sourceDirectory = Files.createDirectories(workDirectory.resolve("src/war"));
         Path classes = Files.createDirectories(workDirectory.resolve("classes"));
         List<String> arguments = new ArrayList<>(List.of("-d", classes.toString()));
-        for (String[] source : new String[][] {{"CartItem", CART_ITEM}, {"Greeter", GREETER},
-                {"GreeterHandler", GREETER_HANDLER}, {"Marks", MARKS_CLASS}, {"Gadget", GADGET_SOURCE},
-                {"InvokerTransformer", DENIED_GADGET_SOURCE}, {"Unhashable", UNHASHABLE_SOURCE}}) {
-            Path file = sources.resolve(source[0] + ".java");
-            Files.writeString(file, source[1]);
+        arguments.addAll(List.of(options));
+        for (Map.Entry<String, String> source : sources.entrySet()) {
+            Path file = sourceDirectory.resolve(source.getKey() + ".java");
+            Files.writeString(file, source.getValue());
             arguments.add(file.toString());
         }
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
@@ -157,7 +182,16 @@ public final class WarClassLoaderFixture {
         if (status != 0) {
             throw new IllegalStateException("javac failed with status " + status);
         }
-        return new WarLoader(new URL[] {classes.toUri().toURL()});
+        return new WarLoader(new URL[] {classes.toUri().toURL()}, parent);
+    }
+
+    /**
+     * A web application's loader with no classes of its own, on a server whose class path is {@code server}'s
+     * (as Tomcat's and Jetty's web application loaders delegate to the server's loader): what it is asked for
+     * is remembered.
+     */
+    public static WarLoader emptyWarOn(ClassLoader server) {
+        return new WarLoader(new URL[0], server);
     }
 
     public static Object newCartItem(ClassLoader loader, String name, int quantity) throws ReflectiveOperationException {

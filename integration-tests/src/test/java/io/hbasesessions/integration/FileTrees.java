@@ -10,7 +10,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
+import java.util.function.Predicate;
 import java.util.zip.ZipInputStream;
+import java.util.zip.ZipOutputStream;
 
 /** What a user does with files while installing: copy a directory, unzip an archive, edit a line. */
 final class FileTrees {
@@ -21,6 +23,7 @@ final class FileTrees {
     /** A fresh copy of {@code source} at {@code target}, permissions (bin/*.sh) included. */
     static Path copyFresh(Path source, Path target) throws IOException {
         deleteRecursively(target);
+        Files.createDirectories(target.getParent());
         try (Stream<Path> files = Files.walk(source)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 Files.copy(file, target.resolve(source.relativize(file).toString()), StandardCopyOption.COPY_ATTRIBUTES);
@@ -55,6 +58,21 @@ final class FileTrees {
                 }
             }
         }
+    }
+
+    /** A copy of the zip (or WAR) {@code source} at {@code target} without the entries {@code leftOut} names. */
+    static Path copyZipWithout(Path source, Path target, Predicate<String> leftOut) throws IOException {
+        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(source));
+                ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(target))) {
+            for (ZipEntry entry; (entry = in.getNextEntry()) != null; ) {
+                if (!leftOut.test(entry.getName())) {
+                    out.putNextEntry(new ZipEntry(entry.getName()));
+                    in.transferTo(out);
+                    out.closeEntry();
+                }
+            }
+        }
+        return target;
     }
 
     /** The names of the entries of a zip or jar read from {@code in}. */

@@ -5,8 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.testing.Browser;
 import io.hbasesessions.testing.Browser.Answer;
+import io.hbasesessions.testing.NodeOptions.Sessions;
+import io.hbasesessions.testing.NodeProcess;
 import io.hbasesessions.testing.NodeProgram;
 import java.io.IOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,7 +39,8 @@ import org.junit.jupiter.api.TestInstance;
  * saves during it. Every answer comes within {@code operationTimeoutMillis} plus a margin; no answer is
  * a success for a change that was lost; nothing stored is changed; and each node serves its sessions
  * again once HBase is back. This class has its own HBase, which it stops and starts, and four nodes
- * (Tomcat and Jetty, each with either failMode); their logs name no session id.
+ * (Tomcat and Jetty, each with either failMode); their logs name no session id. A fifth node serves the Shiro
+ * test WAR (native sessions through the DAO, {@code failMode=error}): issue #28 item 3.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HBaseOutageIT {
@@ -47,6 +55,7 @@ class HBaseOutageIT {
     private final Set<String> issuedIds = ConcurrentHashMap.newKeySet();
     private Path dataDirectory;
     private EmbeddedHBase hbase;
+    private NodeProcess shiro;
 
     @BeforeAll
     void startHBaseAndNodes() throws IOException, InterruptedException {
@@ -58,6 +67,10 @@ class HBaseOutageIT {
         start(NodeProgram.TOMCAT_10_1, Node.Kind.TOMCAT, "tomcat-new-session", "tnew", "new_session", settings);
         start(NodeProgram.JETTY_12_1, Node.Kind.JETTY, "jetty-error", "node0", "error", settings);
         start(NodeProgram.JETTY_12_1, Node.Kind.JETTY, "jetty-new-session", "node1", "new_session", settings);
+        NodeProcess.Builder shiroNode = nodes.node(NodeProgram.JETTY_12_1, "shiro").war(shiroWar()).contextPath("/shiro")
+                .sessions(Sessions.MEMORY).systemProperty("shiro.ini.main.hbaseSessionDAO.keyScope", "/shiro");
+        settings.forEach((setting, value) -> shiroNode.systemProperty("shiro.ini.main.hbaseSessionDAO." + setting, value));
+        shiro = nodes.start(shiroNode);
         nodes.awaitReady();
     }
 
@@ -125,12 +138,19 @@ class HBaseOutageIT {
         }
     }
 
+    private static Path shiroWar() {
+        return Path.of(System.getProperty("shiro.war", "(the shiro.war system property is not set)"));
+    }
+
     @Test
     void eachNodeAnswersAsItsFailModeSaysWhileHBaseIsDownAndRecoversWhenItIsBack() throws Exception {
         List<Visitors> visitors = failModes.keySet().stream().map(Visitors::new).toList();
         for (Visitors visitor : visitors) {
             visitor.beforeTheOutage();
         }
+        HttpClient shiroUser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        String shiroLogin = "alice [book from " + shiro.port() + "]";
+        assertEquals(shiroLogin, send(shiroUser, "login?user=alice").body());
         Set<String> storedBeforeTheOutage = Set.copyOf(issuedIds);
         Instant stopping = Instant.now();
         hbase.stop();
@@ -156,18 +176,64 @@ class HBaseOutageIT {
             });
         }
 
+        wrong.addAll(judgeShiro(send(shiroUser, "account"), shiroLogin, false));
+
         Instant starting = Instant.now();
         hbase.start();
         Figures.print("outage", "HBase serving again after " + Duration.between(starting, Instant.now()).toMillis() + " ms");
         for (Visitors visitor : visitors) {
             wrong.addAll(afterRecovery(visitor));
         }
+        wrong.addAll(judgeShiro(awaitShiro(shiroUser), shiroLogin, true));
         List<Path> logs = LogScan.logFiles(nodes.logs(), List.of(nodes.directory()));
         List<String> leaked = LogScan.linesNaming(logs, issuedIds);
         Figures.print("outage log hygiene", logs.size() + " log files, " + LogScan.lineCount(logs) + " lines searched for "
                 + issuedIds.size() + " session ids: " + leaked.size() + " lines name one");
         wrong.addAll(leaked.stream().map(line -> "a log line names a session id: " + line).toList());
         assertEquals(List.of(), wrong);
+    }
+
+    /** A request of the Shiro node's logged-in user, timed. */
+    private Answer send(HttpClient browser, String path) throws IOException, InterruptedException {
+        URI target = shiro.url().resolve(path);
+        long started = System.nanoTime();
+        HttpResponse<String> response = browser.send(HttpRequest.newBuilder(target).build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(target, response.statusCode(), response.body(), Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    private Answer awaitShiro(HttpClient browser) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(RECOVERY_TIMEOUT);
+        Answer answer = send(browser, "account");
+        while (answer.status() != 200 && Instant.now().isBefore(deadline)) {
+            Thread.sleep(250);
+            answer = send(browser, "account");
+        }
+        return answer;
+    }
+
+    /**
+     * Shiro's answer during the outage: the store's 503 (failMode=error) within the bound, naming nothing internal,
+     * not the container's 500 page with a stack trace; once HBase is back, the login as it was.
+     */
+    private List<String> judgeShiro(Answer answer, String login, boolean recovered) {
+        List<String> wrong = new ArrayList<>();
+        Figures.print("outage shiro (failMode=error) " + (recovered ? "after recovery" : "logged-in user"),
+                "HTTP " + answer.status() + " in " + answer.elapsed().toMillis() + " ms");
+        if (recovered) {
+            if (answer.status() != 200 || !login.equals(answer.body())) {
+                wrong.add("shiro: the login is not served after HBase came back: " + answer.status() + " " + answer.body());
+            }
+            return wrong;
+        }
+        if (answer.status() != 503) {
+            wrong.add("shiro: HTTP " + answer.status() + ", not 503: " + answer.body());
+        }
+        if (answer.elapsed().toMillis() > OPERATION_TIMEOUT_MS + MARGIN_MS) {
+            wrong.add("shiro: answered after " + answer.elapsed().toMillis() + " ms");
+        }
+        List.of("Exception", "io.hbasesessions", "java.", "org.apache").stream().filter(answer.body()::contains).findAny()
+                .ifPresent(detail -> wrong.add("shiro: the failure answer names '" + detail + "': " + answer.body()));
+        return wrong;
     }
 
     /** What is wrong with one answer during the outage. */

@@ -1,10 +1,15 @@
 package io.hbasesessions.integration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.store.ForgedKryo;
+import io.hbasesessions.store.ForgedState;
+import io.hbasesessions.store.HBaseInspector;
+import io.hbasesessions.store.RelocatedGadgets;
 import io.hbasesessions.testing.NodeOptions.Sessions;
 import io.hbasesessions.testing.NodeProcess;
 import io.hbasesessions.testing.NodeProgram;
@@ -19,6 +24,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,10 +54,11 @@ class ShiroTomcatAndJettyIT {
     private final TestNodes nodes = new TestNodes("shiro");
     private NodeProcess tomcat;
     private NodeProcess jetty;
+    private Map<String, String> settings;
 
     @BeforeAll
     void startTheNodes(EmbeddedHBase hbase, TestNamespace namespace) throws InterruptedException {
-        Map<String, String> settings = TestNodes.storeSettings(hbase, namespace, CONTEXT_PATH);
+        settings = TestNodes.storeSettings(hbase, namespace, CONTEXT_PATH);
         settings.put("expiryEvents", "true");
         settings.put("expiryEventDelaySeconds", Integer.toString(EVENT_DELAY_SECONDS));
         tomcat = nodes.start(shiroNode(NodeProgram.TOMCAT_10_1, "tomcat-10.1", settings));
@@ -146,6 +153,32 @@ class ShiroTomcatAndJettyIT {
         Thread.sleep(2_000L * EVENT_DELAY_SECONDS);
         assertEquals(events, expiredWithTag("idle"), "no second event");
         assertEquals(List.of(), expiredWithTag("loggedOut"), "a session that was logged out does not expire");
+    }
+
+    /**
+     * Issue #27 through the Shiro DAO, whose WAR holds Shiro, the DAO and HBase's shaded client (with the Commons
+     * Collections it carries relocated) on the application's own class loader: a gadget chain forged into a logged-in
+     * session's cart ran its command on the node that read the cart. Now nothing runs, the login holds, the cart is
+     * left out.
+     */
+    @Test
+    void aGadgetChainForgedIntoALoggedInSessionRunsNothingOnEitherNode(Configuration configuration) throws Exception {
+        try (HBaseInspector cells = new HBaseInspector(configuration)) {
+            for (NodeProcess node : List.of(tomcat, jetty)) {
+                CookieManager cookies = new CookieManager();
+                HttpClient browser = HttpClient.newBuilder().cookieHandler(cookies).build();
+                expect(200, get(browser, node, "login?user=alice"));
+                String id = cookies.getCookieStore().getCookies().stream()
+                        .filter(cookie -> cookie.getName().equals("SHIROSESSIONID")).findFirst().orElseThrow().getValue();
+                Path marker = RelocatedGadgets.markerIn(Path.of("target", "it", "shiro-markers"), "node-" + node.port());
+                ForgedState.addAttribute(cells, settings.get("table"), CONTEXT_PATH, id, "cart",
+                        ForgedKryo.encode(RelocatedGadgets.priorityQueue(marker)));
+
+                String account = expect(200, get(browser, node, "account"));
+                assertFalse(Files.exists(marker), node.url() + " ran the chain's command: " + marker + " exists");
+                assertEquals("alice null", account, "the login holds and the forged cart is left out");
+            }
+        }
     }
 
     /** Waits until both nodes' {@code onExpiration} events name {@code expected} sessions tagged {@code tagPrefix}. */

@@ -8,12 +8,16 @@ import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.Webapp;
+import io.hbasesessions.embedded.TestNamespace;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 
 /** The sessions the nodes stored in HBase under one key scope, read with the store's own code. */
 final class StoredSessions implements AutoCloseable {
@@ -33,9 +37,10 @@ final class StoredSessions implements AutoCloseable {
         this.store = SessionStores.open(built, new Webapp(StoredSessions.class.getClassLoader(), Container.NONE));
     }
 
-    /** HBase's default tables under {@code keyScope}. */
-    StoredSessions(EmbeddedHBase hbase, String keyScope) {
-        this(Map.of("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort(), "keyScope", keyScope));
+    /** HBase's default tables under {@code keyScope}, their cells protected with the keys of {@code stateKeyFile}. */
+    StoredSessions(EmbeddedHBase hbase, String keyScope, Path stateKeyFile) {
+        this(Map.of("zookeeperQuorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort(), "keyScope", keyScope,
+                "stateProtection", "hmac", "stateKeyFile", stateKeyFile.toString()));
     }
 
     /** Whether a live session has this id (a route suffix is not part of it). */
@@ -63,6 +68,20 @@ final class StoredSessions implements AutoCloseable {
             return MessageDigest.getInstance("SHA-256").digest((keyScope + "\n" + sessionId).getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java platform provides SHA-256", e);
+        }
+    }
+
+    /**
+     * NoSecretsAtRestTest's rule over HTTP: no cell of the default sessions tables holds {@code secret} (a password,
+     * a session id), in UTF-8 or UTF-16 (all but its last character: Kryo marks the end of an ASCII string in its
+     * last byte).
+     */
+    static void assertStoredNowhere(Configuration client, String secret, String what) {
+        String searched = secret.substring(0, secret.length() - 1);
+        for (Charset encoding : List.of(StandardCharsets.UTF_8, StandardCharsets.UTF_16BE, StandardCharsets.UTF_16LE)) {
+            if (TestNamespace.anyCellHolds(client, List.of("sessions", "user_sessions"), searched.getBytes(encoding))) {
+                throw new AssertionError("a cell holds " + what + " in " + encoding);
+            }
         }
     }
 

@@ -11,6 +11,8 @@ import org.eclipse.jetty.session.SessionData;
  */
 final class HBaseSessionData extends SessionData {
 
+    private static final System.Logger LOG = System.getLogger(HBaseSessionData.class.getName());
+
     private final transient StoredSession stored;
     private final transient Consumer<String> renewalListener;
     private transient boolean gone;
@@ -32,6 +34,37 @@ final class HBaseSessionData extends SessionData {
     @Override
     public boolean isDirty() {
         return true;
+    }
+
+    /** Jetty's FORM state comes back from its note as Jetty's object ({@link JettyFormNotes}). */
+    @Override
+    public Object getAttribute(String name) {
+        if (!JettyFormNotes.isNote(name)) {
+            return super.getAttribute(name);
+        }
+        try {
+            return JettyFormNotes.read(name, stored.attributes()).orElseGet(() -> super.getAttribute(name));
+        } catch (IllegalArgumentException e) {
+            LOG.log(System.Logger.Level.WARNING, "Jetty''s form login state {0} is unreadable and left out: {1}", name,
+                    e.getMessage());
+            return null;
+        }
+    }
+
+    /** Jetty's FORM state is kept as a note (its classes are Jetty's, which no web application can read back). */
+    @Override
+    public Object setAttribute(String name, Object value) {
+        if (!JettyFormNotes.isNote(name) || value != null && !JettyFormNotes.travels(name, value)) {
+            return super.setAttribute(name, value);
+        }
+        Object previous = getAttribute(name);
+        if (value == null) {
+            stored.attributes().removeNote(name);
+            super.setAttribute(name, null);
+        } else {
+            JettyFormNotes.write(name, value, getId(), stored.attributes());
+        }
+        return previous;
     }
 
     /** Jetty renames stored data by deleting the old id first; the listener lets the store defer that delete. */

@@ -69,6 +69,7 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
     private SessionStore store;
     private StoreAvailability availability;
     private StoreMBean.Registration mbean;
+    private ClassLoader applicationClassLoader;
 
     /**
      * @param namedSettings store settings by their configuration names ({@code zookeeperQuorum},
@@ -144,10 +145,14 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         return store.revokeAll(user);
     }
 
-    /** Sessions are serialized, so activation listeners fire around every load and store. */
+    /**
+     * Sessions are serialized, but Jetty's passivation events for a passivating store read every attribute of every
+     * session at load and at release: {@link HBaseSessionCache} sends the events instead, for the values a request
+     * actually decodes ({@link ActivationEvents}).
+     */
     @Override
     public boolean isPassivating() {
-        return true;
+        return false;
     }
 
     /**
@@ -216,6 +221,11 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         LOG.warn("{}: {}", what, failure.getMessage());
     }
 
+    /** The request this thread serves saves its session before its response is committed, from now on. */
+    void guardCurrentRequest() {
+        guard.current();
+    }
+
     /** The session the request this thread serves holds under {@code id}; null if none. */
     ManagedSession heldByCurrentRequest(String id) {
         ManagedSession held = guard.currentRequest().map(_context.getSessionManager()::getManagedSession).orElse(null);
@@ -238,6 +248,8 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
             }
             if (session.getSessionData() instanceof HBaseSessionData data) {
                 save(session.getId(), data, data.getLastSaved());
+                // As Jetty's own store() would: its store when the request leaves the session is an update.
+                data.setLastSaved(System.currentTimeMillis());
             } else {
                 _context.getSessionManager().getSessionCache().getSessionDataStore()
                         .store(session.getId(), session.getSessionData());
@@ -270,6 +282,10 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
             } finally {
                 idsBeingRenewed.remove(oldId);
             }
+        } else if (!stored.isStored() && lastSaveTime > 0) {
+            // Jetty stored this data before, though not through this copy (another store instance wrote the row, or
+            // this store could not write it then): by Jetty's contract an update of the stored session, never a create.
+            result = availability.call(() -> store.saveWhole(current, data.getAllAttributes(), true));
         } else {
             result = availability.call(() -> store.save(stored, current));
         }
@@ -301,7 +317,12 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         if (idsBeingRenewed.remove(id) || endedBySweep.remove(id) != null) {
             return true;
         }
+        ManagedSession held = heldByCurrentRequest(id);
         try {
+            if (held != null && held.getSessionData() instanceof HBaseSessionData data && data.stored().isStored()
+                    && id.equals(data.stored().record().id())) {
+                return availability.call(() -> store.delete(data.stored()));
+            }
             return availability.call(() -> store.delete(id));
         } catch (SessionStoreException e) {
             failRequest(e, "A session was not deleted");
@@ -384,7 +405,15 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         return data;
     }
 
+    /** As {@link HBaseSessionDataStoreFactory#setApplicationClassLoader}; null: the context's. */
+    void setApplicationClassLoader(ClassLoader loader) {
+        this.applicationClassLoader = loader;
+    }
+
     private ClassLoader webappClassLoader() {
+        if (applicationClassLoader != null) {
+            return applicationClassLoader;
+        }
         ClassLoader contextLoader = _context.getContext() == null ? null : _context.getContext().getClassLoader();
         return contextLoader != null ? contextLoader : Thread.currentThread().getContextClassLoader();
     }

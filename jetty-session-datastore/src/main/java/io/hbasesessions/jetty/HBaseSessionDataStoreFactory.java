@@ -18,13 +18,24 @@ import org.eclipse.jetty.session.SessionManager;
 public class HBaseSessionDataStoreFactory extends AbstractSessionDataStoreFactory {
 
     private final Map<String, String> namedSettings = new LinkedHashMap<>();
+    private ClassLoader applicationClassLoader;
 
     @Override
     public SessionDataStore getSessionDataStore(SessionManager manager) {
         HBaseSessionDataStore store = new HBaseSessionDataStore(namedSettings);
+        store.setApplicationClassLoader(applicationClassLoader);
         store.setGracePeriodSec(getGracePeriodSec());
         store.setSavePeriodSec(getSavePeriodSec());
         return store;
+    }
+
+    /**
+     * For an embedded Jetty whose application classes are on the class path the server itself was started from
+     * (Spring Boot): the loader that defines them. The store admits attribute classes of the application's own
+     * loader only; unset, that is each context's class loader, which defines a WAR's classes.
+     */
+    public void setApplicationClassLoader(ClassLoader loader) {
+        this.applicationClassLoader = loader;
     }
 
     /**

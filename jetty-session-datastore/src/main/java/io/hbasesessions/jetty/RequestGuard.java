@@ -24,11 +24,12 @@ import org.slf4j.LoggerFactory;
  * Makes a request's session save happen before its response is committed, and turns a store failure
  * into the store's {@link FailureResponse} instead of the application's answer. Jetty calls this
  * listener whenever a thread enters the web application's scope for a request, so the data store
- * knows which request it works for; when the request first enters the web application, a stream
- * wrapper is put around its output, which saves the session when the response is about to be sent
- * (also a session this store was never asked for, such as one a caching store in front of it handed
- * out), by whatever path (Content-Length reached, buffer full, flush, redirect, error page, async
- * completion), and answers with the failure if the store failed the request.
+ * knows which request it works for; the first time the request's session reaches the store (loaded,
+ * created, or stored through a caching store in front of it), a stream wrapper is put around its
+ * output, which saves the session when the response is about to be sent, by whatever path
+ * (Content-Length reached, buffer full, flush, redirect, error page, async completion), and answers
+ * with the failure if the store failed the request. A request that never reaches the store (a static
+ * file, a page without a session) keeps Jetty's own output path.
  */
 final class RequestGuard implements ContextHandler.ContextScopeListener {
 
@@ -85,7 +86,6 @@ final class RequestGuard implements ContextHandler.ContextScopeListener {
     public void enterScope(Context context, Request request) {
         if (request != null) {
             requests.get().push(request);
-            stateOf(request);
         }
     }
 

@@ -13,6 +13,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.session.CachingSessionDataStoreFactory;
 import org.eclipse.jetty.session.DefaultSessionIdManager;
 import org.eclipse.jetty.session.SessionDataMapFactory;
+import org.eclipse.jetty.session.SessionDataStore;
 import org.eclipse.jetty.util.security.Password;
 
 /**
@@ -90,6 +91,11 @@ final class JettyNode implements AutoCloseable {
 
     URI servlet() {
         return URI.create("http://127.0.0.1:" + connector.getLocalPort() + CONTEXT_PATH + "/session");
+    }
+
+    /** The web application's session data store, as Jetty's session cache calls it. */
+    SessionDataStore sessionDataStore() {
+        return webapp.getSessionHandler().getSessionCache().getSessionDataStore();
     }
 
     String jettyVersion() {

@@ -1,8 +1,6 @@
 package io.hbasesessions.micrometer;
 
-import io.hbasesessions.store.Container;
 import io.hbasesessions.store.OpenStores;
-import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.StoreCounter;
 import io.hbasesessions.store.StoreCounters;
 import io.hbasesessions.store.StoreLatencies;
@@ -50,7 +48,7 @@ public final class SessionStoreMetrics implements MeterBinder, AutoCloseable {
     private record Registered(Readings readings, List<Meter> meters) {
     }
 
-    private final Map<SessionStore, Registered> registered = new IdentityHashMap<>();
+    private final Map<OpenStores.ObservedStore, Registered> registered = new IdentityHashMap<>();
     private MeterRegistry registry;
     private OpenStores.Watching watching;
 
@@ -75,12 +73,12 @@ public final class SessionStoreMetrics implements MeterBinder, AutoCloseable {
         }
         OpenStores.Watching started = OpenStores.watch(new OpenStores.Watcher() {
             @Override
-            public void opened(SessionStore store, Container container) {
-                register(store, container);
+            public void opened(OpenStores.ObservedStore store) {
+                register(store);
             }
 
             @Override
-            public void closed(SessionStore store) {
+            public void closed(OpenStores.ObservedStore store) {
                 unregister(store);
             }
         });
@@ -105,8 +103,8 @@ public final class SessionStoreMetrics implements MeterBinder, AutoCloseable {
         }
     }
 
-    private synchronized void register(SessionStore store, Container container) {
-        Tags tags = Tags.of("keyScope", store.keyScope(), "container", container.name().toLowerCase(Locale.ROOT))
+    private synchronized void register(OpenStores.ObservedStore store) {
+        Tags tags = Tags.of("keyScope", store.keyScope(), "container", store.container().name().toLowerCase(Locale.ROOT))
                 .and(extraTags);
         Readings readings = new Readings(store);
         List<Meter> meters = new ArrayList<>();
@@ -135,7 +133,7 @@ public final class SessionStoreMetrics implements MeterBinder, AutoCloseable {
                 .description("Since the store opened, of the calls that completed").tags(tags).register(registry);
     }
 
-    private synchronized void unregister(SessionStore store) {
+    private synchronized void unregister(OpenStores.ObservedStore store) {
         Registered removed = registered.remove(store);
         if (removed != null) {
             removed.meters().forEach(registry::remove);
@@ -149,12 +147,12 @@ public final class SessionStoreMetrics implements MeterBinder, AutoCloseable {
 
     /** One store's counters and latencies, read at most once per {@link #SNAPSHOT_NANOS}. */
     private static final class Readings {
-        private final SessionStore store;
+        private final OpenStores.ObservedStore store;
         private long readAtNanos;
         private StoreCounters counters;
         private StoreLatencies latencies;
 
-        Readings(SessionStore store) {
+        Readings(OpenStores.ObservedStore store) {
             this.store = store;
         }
 

@@ -90,7 +90,7 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
             return;
         }
         settings = settings();
-        store = SessionStores.open(settings, new Webapp(classLoader(), Container.SHIRO));
+        store = SessionStores.open(settings, new Webapp(applicationClassLoader(), Container.SHIRO));
         mbean = StoreMBean.register(store, settings, "Shiro", settings.get(Setting.KEY_SCOPE));
         LOG.log(Level.INFO, "Shiro sessions are stored in HBase: {0}", settings);
         whenOpen.forEach(action -> action.accept(settings));
@@ -114,9 +114,13 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
         return configured.build();
     }
 
-    private static ClassLoader classLoader() {
-        ClassLoader context = Thread.currentThread().getContextClassLoader();
-        return context != null ? context : HBaseSessionDAO.class.getClassLoader();
+    /**
+     * The loader of the application's own classes, whose values the store admits: the one that holds Shiro and this
+     * DAO (the WAR's, with both in its WEB-INF/lib; the application's, in an embedded server), not the thread's
+     * context loader, which an embedded server points at a web application loader that defines nothing.
+     */
+    private static ClassLoader applicationClassLoader() {
+        return HBaseSessionDAO.class.getClassLoader();
     }
 
     /** Closes the store; called by Shiro on shutdown (possibly more than once). */
@@ -217,10 +221,11 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
      */
     @Override
     public void delete(Session session) {
-        if (session instanceof HBaseSession read && read.endedInStore()) {
-            return;
-        }
-        if (session.getId() != null) {
+        if (session instanceof HBaseSession read) {
+            if (!read.endedInStore()) {
+                store().delete(read.stored());
+            }
+        } else if (session.getId() != null) {
             store().delete(session.getId().toString());
         }
     }
@@ -355,6 +360,10 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
 
     public void setAttributeClassFilter(String value) {
         setSetting("attributeClassFilter", value);
+    }
+
+    public void setAllowedAttributeClasses(String value) {
+        setSetting("allowedAttributeClasses", value);
     }
 
     public void setMaxSessionBytes(String value) {

@@ -31,15 +31,37 @@ import org.apache.shiro.web.util.WebUtils;
  * an application calling {@code getActiveSessions} (always empty) ends nothing and loses no event. Shiro starts its validation at the first session a node serves and runs it hourly; this
  * starts it with the application, on a node that never serves a session too, and at least every
  * {@code expiryEventDelaySeconds / 2}.
+ *
+ * <p>Its session cookie is {@value #DEFAULT_COOKIE_NAME}, not Shiro's default {@code JSESSIONID}, which is the
+ * servlet container's: a container that makes a session of its own for the same path (a JSP, a container login,
+ * a server-wide session store) would replace Shiro's cookie with its own and log the user out. A configuration
+ * naming {@code JSESSIONID} does not start.
  */
 public class HBaseWebSessionManager extends DefaultWebSessionManager implements Initializable {
 
+    /** The session cookie's name unless {@code sessionManager.sessionIdCookie.name} says otherwise. */
+    public static final String DEFAULT_COOKIE_NAME = "SHIROSESSIONID";
+    private static final String CONTAINER_COOKIE_NAME = "JSESSIONID";
     private static final System.Logger LOG = System.getLogger(HBaseWebSessionManager.class.getName());
     private static final String CACHED_SESSION = HBaseWebSessionManager.class.getName() + ".session";
 
-    /** Called by Shiro once the manager's properties are set; the rest waits for the DAO's own {@code init()}. */
+    public HBaseWebSessionManager() {
+        getSessionIdCookie().setName(DEFAULT_COOKIE_NAME);
+    }
+
+    /**
+     * Called by Shiro once the manager's properties are set; the rest waits for the DAO's own {@code init()}.
+     *
+     * @throws StoreConfigurationException if the session cookie is the servlet container's
+     */
     @Override
     public void init() {
+        if (isSessionIdCookieEnabled() && CONTAINER_COOKIE_NAME.equalsIgnoreCase(getSessionIdCookie().getName())) {
+            throw new StoreConfigurationException("sessionManager.sessionIdCookie.name = " + CONTAINER_COOKIE_NAME
+                    + " is the servlet container's session cookie: a session the container makes for the same path "
+                    + "replaces it and logs the user out. Leave the name out (the default is " + DEFAULT_COOKIE_NAME
+                    + ") or choose another one");
+        }
         if (getSessionDAO() instanceof HBaseSessionDAO dao) {
             dao.whenOpen(this::sweepOnValidation);
         }

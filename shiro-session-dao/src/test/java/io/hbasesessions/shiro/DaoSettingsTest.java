@@ -48,6 +48,16 @@ class DaoSettingsTest {
         assertThrows(StoreConfigurationException.class, () -> dao.setTouchIntervalSeconds("a minute"));
     }
 
+    /** Issue #28 item 2: the safe setup is the only one: Shiro's cookie is never the container's. */
+    @Test
+    void theSessionManagersCookieIsShirosOwnAndTheContainersIsRefusedAtStart() {
+        HBaseWebSessionManager manager = new HBaseWebSessionManager();
+        assertEquals(HBaseWebSessionManager.DEFAULT_COOKIE_NAME, manager.getSessionIdCookie().getName());
+        manager.getSessionIdCookie().setName("JSESSIONID");
+        StoreConfigurationException refused = assertThrows(StoreConfigurationException.class, manager::init);
+        assertTrue(refused.getMessage().contains("sessionManager.sessionIdCookie.name"), refused.getMessage());
+    }
+
     @Test
     void aDaoThatWasNotInitializedSaysHowToInitializeIt() {
         IllegalStateException refused = assertThrows(IllegalStateException.class,

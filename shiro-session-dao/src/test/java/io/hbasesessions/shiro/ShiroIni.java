@@ -5,6 +5,8 @@ import io.hbasesessions.embedded.TestNamespace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
 import org.apache.shiro.config.Ini;
 import org.apache.shiro.ini.IniSecurityManagerFactory;
 
@@ -24,11 +26,24 @@ final class ShiroIni {
     /** The example's text, for {@code keyScope} on the test's HBase and tables. */
     static String exampleText(EmbeddedHBase hbase, TestNamespace namespace, String keyScope) throws IOException {
         String text = Files.readString(EXAMPLE);
+        text = replaceLine(text, "hbaseSessionDAO.stateKeyFile = ", stateKeys().toString());
         return replaceLine(replaceLine(text, "hbaseSessionDAO.zookeeperQuorum = ",
                 hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort()), "hbaseSessionDAO.keyScope = ", keyScope + "\n"
                 + "hbaseSessionDAO.table = " + namespace.table("sessions") + "\n"
                 + "hbaseSessionDAO.indexTable = " + namespace.table("user_sessions") + "\n"
                 + "hbaseSessionDAO.regions = 1");
+    }
+
+    /** The key file the example names, here: one key, as the example's openssl command makes it. */
+    private static Path stateKeys() throws IOException {
+        Path keys = Path.of("target", "shiro-ini", "state-keys").toAbsolutePath();
+        if (!Files.exists(keys)) {
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            Files.createDirectories(keys.getParent());
+            Files.writeString(keys, Base64.getEncoder().encodeToString(key) + "\n");
+        }
+        return keys;
     }
 
     static Ini example(EmbeddedHBase hbase, TestNamespace namespace) throws IOException {

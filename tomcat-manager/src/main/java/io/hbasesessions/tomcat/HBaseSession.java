@@ -7,20 +7,30 @@ import io.hbasesessions.store.StoredSession;
 import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import org.apache.catalina.connector.Request;
 import org.apache.catalina.realm.GenericPrincipal;
 import org.apache.catalina.session.StandardSession;
+import org.apache.juli.logging.Log;
+import org.apache.juli.logging.LogFactory;
 
 /**
  * One request's copy of a session held in HBase: a {@link StandardSession} whose attribute map is the
  * store's {@link io.hbasesessions.store.SessionAttributes} (decoded when first read, tracked for the
  * save) and whose metadata translates to and from the store's {@link SessionRecord}. It lives for that
  * request only: loaded (or created) when the request first asks for it, saved and dropped when the
- * request ends. A login travels as the record's {@link SessionPrincipal} (name, roles, auth type; never
+ * request ends. The notes Tomcat's FORM login needs on the next request travel with it ({@link FormLoginNotes});
+ * the others live as long as the copy. A login travels as the record's {@link SessionPrincipal} (name, roles, auth type; never
  * a password) and comes back as a {@link GenericPrincipal}, whichever container logged the user in.
  */
 final class HBaseSession extends StandardSession {
+
+    private static final Log log = LogFactory.getLog(HBaseSession.class);
 
     private final HBaseSessionManager sessionManager;
     private volatile StoredSession stored;
@@ -104,10 +114,76 @@ final class HBaseSession extends StandardSession {
         return metadataChanges + stored.attributes().mutations();
     }
 
+    /**
+     * A note that travels is stored at once: the FORM authenticator sets it right before it forwards to the
+     * login page or redirects, responses it commits itself. Any other note stays with this copy, and says so once.
+     */
+    @Override
+    public void setNote(String name, Object value) {
+        super.setNote(name, value);
+        if (!FormLoginNotes.travels(name)) {
+            sessionManager.noteStaysWithTheRequest(name);
+            return;
+        }
+        FormLoginNotes.encode(name, value, idsOfThisSession()).ifPresentOrElse(
+                bytes -> stored.attributes().putNote(name, bytes), () -> stored.attributes().removeNote(name));
+        sessionManager.saveNow();
+    }
+
+    /** A note that travels is read from the stored session the first time this copy is asked for it. */
+    @Override
+    public Object getNote(String name) {
+        Object note = super.getNote(name);
+        if (note != null || !FormLoginNotes.travels(name)) {
+            return note;
+        }
+        Optional<byte[]> bytes = stored.attributes().note(name);
+        if (bytes.isEmpty()) {
+            return null;
+        }
+        try {
+            Optional<Object> decoded = FormLoginNotes.decode(name, bytes.get(), currentRequest(), getIdInternal());
+            decoded.ifPresent(value -> super.setNote(name, value));
+            return decoded.orElse(null);
+        } catch (IllegalArgumentException e) {
+            log.warn("Session note " + name + " is unreadable and left out: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private Request currentRequest() {
+        RequestSessions request = RequestSessions.current(sessionManager);
+        return request == null ? null : request.request();
+    }
+
+    private FormLoginNotes.SessionIdsOf idsOfThisSession() {
+        Request request = currentRequest();
+        return new FormLoginNotes.SessionIdsOf(Arrays.asList(getIdInternal(),
+                request == null ? null : request.getRequestedSessionId()));
+    }
+
+    @Override
+    public void removeNote(String name) {
+        super.removeNote(name);
+        if (FormLoginNotes.travels(name)) {
+            stored.attributes().removeNote(name);
+        }
+    }
+
+    @Override
+    public Iterator<String> getNoteNames() {
+        Set<String> names = new HashSet<>();
+        super.getNoteNames().forEachRemaining(names::add);
+        stored.attributes().noteNames().stream().filter(FormLoginNotes::travels).forEach(names::add);
+        return names.iterator();
+    }
+
+    /** A login or logout is stored at once: an authenticator that makes one commits its redirect or challenge itself. */
     @Override
     public void setPrincipal(Principal principal) {
         metadataChanges++;
         super.setPrincipal(principal);
+        sessionManager.saveNow();
     }
 
     @Override

@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
@@ -63,6 +65,9 @@ public class HBaseSessionManager extends ManagerBase {
     private volatile StoreSettings settings;
     private volatile SessionStore store;
     private StoreMBean.Registration mbean;
+    private ClassLoader applicationClassLoader;
+    /** The session notes that stay on the node which were reported, each once. */
+    private final Set<String> notesReported = ConcurrentHashMap.newKeySet();
 
     public HBaseSessionManager() {
         // Another node must recognise a FORM or programmatic login, so the login is stored by default
@@ -78,6 +83,15 @@ public class HBaseSessionManager extends ManagerBase {
      */
     public boolean setProperty(String name, String value) {
         return configured.set(name, value);
+    }
+
+    /**
+     * For an embedded Tomcat whose application classes are on the class path the server itself was started
+     * from (Spring Boot): the loader that defines them. The store admits attribute classes of the application's
+     * own loader only; unset, that is the context's web application class loader, which defines a WAR's classes.
+     */
+    public void setApplicationClassLoader(ClassLoader loader) {
+        this.applicationClassLoader = loader;
     }
 
     @Override
@@ -111,8 +125,9 @@ public class HBaseSessionManager extends ManagerBase {
         Context context = getContext();
         settings = configured.resolve(context, getSessionAttributeValueClassNameFilter());
         try {
-            store = SessionStores.open(settings, new Webapp(context.getLoader().getClassLoader(), Container.TOMCAT,
-                    this::storesAttribute));
+            ClassLoader application = applicationClassLoader != null ? applicationClassLoader
+                    : context.getLoader().getClassLoader();
+            store = SessionStores.open(settings, new Webapp(application, Container.TOMCAT, this::storesAttribute));
             mbean = StoreMBean.register(store, settings, "Tomcat/" + getEngine().getName(),
                     context.getParent().getName() + (context.getPath().isEmpty() ? "/" : context.getPath()));
         } catch (SessionStoreException e) {
@@ -351,7 +366,7 @@ public class HBaseSessionManager extends ManagerBase {
     /** Invalidation: the stored session and its user index entry go. */
     void deleteStored(HBaseSession session) {
         if (session.stored().isStored()) {
-            store().delete(session.rawId());
+            store().delete(session.stored());
         }
     }
 
@@ -364,6 +379,29 @@ public class HBaseSessionManager extends ManagerBase {
             flush(request, sessions);
         }
         return sessions.failure() == null;
+    }
+
+    /**
+     * Saves the sessions of the request this thread serves, now: for what Tomcat's authenticators change right
+     * before they commit a response themselves, past the valve's guard (the login page they forward to, the
+     * redirect after {@code j_security_check}), so that the next request, on any node, finds it.
+     */
+    void saveNow() {
+        RequestSessions request = RequestSessions.current(this);
+        if (request != null) {
+            flush(request.request(), request);
+        }
+    }
+
+    /**
+     * Says once per note name that a session note Tomcat (or a valve) set is not stored: it lives as long as the
+     * request's copy of the session, and the next request, on any node, does not have it.
+     */
+    void noteStaysWithTheRequest(String note) {
+        if (notesReported.add(note)) {
+            log.warn("Session note " + note + " of context [" + getContext().getName() + "] is not stored with the "
+                    + "session: it is gone when the request ends (README, Limits)");
+        }
     }
 
     /** Saves every session the request holds; a failure is recorded in {@code sessions} and stops the saves. */

@@ -38,10 +38,8 @@ final class HBaseSessionValve extends ValveBase {
         guard(request, response, sessions);
         try {
             getNext().invoke(request, response);
-            SessionStoreException thrown = storeFailureIn((Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION));
-            if (thrown != null) {
-                sessions.failed(thrown);
-            }
+            SessionStoreException.in((Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION))
+                    .ifPresent(sessions::failed);
         } catch (SessionStoreException e) {
             sessions.failed(e);
         } finally {
@@ -143,14 +141,5 @@ final class HBaseSessionValve extends ValveBase {
             log.error("Answering " + answer.status() + ": " + failure.getMessage(), failure);
         }
         return answer;
-    }
-
-    private static SessionStoreException storeFailureIn(Throwable thrown) {
-        for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SessionStoreException storeFailure) {
-                return storeFailure;
-            }
-        }
-        return null;
     }
 }

@@ -36,6 +36,7 @@ final class RequestSessions {
     }
 
     private final HBaseSessionManager manager;
+    private final Request request;
     /** Lookup results by the id asked for; a null value records that nothing was found. */
     private final Map<String, HBaseSession> byRequestedId = new HashMap<>();
     private final List<HBaseSession> copies = new ArrayList<>();
@@ -44,15 +45,16 @@ final class RequestSessions {
     private long flushedGeneration = -1;
     private boolean endsWithAsyncRequest;
 
-    private RequestSessions(HBaseSessionManager manager) {
+    private RequestSessions(HBaseSessionManager manager, Request request) {
         this.manager = manager;
+        this.request = request;
     }
 
     /** The request's sessions, bound to this thread until {@link #unbind()}; adopts this request's early lookups. */
     static RequestSessions bind(Request request, HBaseSessionManager manager) {
         RequestSessions sessions = (RequestSessions) request.getNote(NOTE);
         if (sessions == null) {
-            sessions = new RequestSessions(manager);
+            sessions = new RequestSessions(manager, request);
             request.setNote(NOTE, sessions);
         }
         CURRENT.set(sessions);
@@ -77,6 +79,11 @@ final class RequestSessions {
     static RequestSessions current(HBaseSessionManager manager) {
         RequestSessions sessions = CURRENT.get();
         return sessions != null && sessions.manager == manager ? sessions : null;
+    }
+
+    /** The request these sessions belong to. */
+    Request request() {
+        return request;
     }
 
     /** A lookup before any request is bound, answered once per id string (see the class comment). */

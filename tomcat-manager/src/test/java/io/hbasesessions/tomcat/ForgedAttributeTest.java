@@ -5,16 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import io.hbasesessions.store.Container;
-import io.hbasesessions.store.SaveResult;
+import io.hbasesessions.store.ForgedKryo;
+import io.hbasesessions.store.ForgedState;
+import io.hbasesessions.store.HBaseInspector;
 import io.hbasesessions.store.SessionIds;
-import io.hbasesessions.store.SessionStore;
-import io.hbasesessions.store.SessionStores;
-import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreCounter;
-import io.hbasesessions.store.StoreSettings;
-import io.hbasesessions.store.StoredSession;
-import io.hbasesessions.store.Webapp;
 import io.hbasesessions.testing.Browser;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -30,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,13 +53,13 @@ class ForgedAttributeTest {
 
     @Test
     void anAttributeTomcatsFilterRefusesIsNotDecodedAndTheRestOfTheSessionWorks(EmbeddedHBase hbase,
-            TestNamespace namespace) throws Exception {
+            TestNamespace namespace, Configuration hbaseClient) throws Exception {
         HBaseSessionManager manager = TestManagers.manager(hbase, namespace);
         manager.setSessionAttributeValueClassNameFilter(TOMCAT_FILTER);
         URI servlet = start(manager);
         Browser browser = new Browser();
         browser.get(servlet, "op=put&value=first");
-        forgeGadgetInto(hbase, namespace, SessionIds.withoutRoute(browser.sessionId()));
+        forgeGadgetInto(hbaseClient, namespace, SessionIds.withoutRoute(browser.sessionId()));
         Gadget.EVENTS.clear();
 
         assertEquals("first", browser.get(servlet, "op=read").body());
@@ -76,19 +72,12 @@ class ForgedAttributeTest {
         assertEquals(List.of(), Gadget.EVENTS);
     }
 
-    /** Another writer of the table (here: a store with no filter) puts a gadget into the session's row. */
-    private static void forgeGadgetInto(EmbeddedHBase hbase, TestNamespace namespace, String sessionId) {
-        StoreSettings settings = StoreSettings.builder()
-                .set(Setting.ZOOKEEPER_QUORUM, TestManagers.quorum(hbase))
-                .set(Setting.TABLE, namespace.table("sessions"))
-                .set(Setting.INDEX_TABLE, namespace.table("user_sessions"))
-                .set(Setting.REGIONS, 2)
-                .set(Setting.KEY_SCOPE, "/forged").build();
-        try (SessionStore forger = SessionStores.open(settings, new Webapp(ForgedAttributeTest.class.getClassLoader(),
-                Container.TOMCAT))) {
-            StoredSession session = forger.load(sessionId).orElseThrow();
-            session.attributes().put("gadget", new Gadget());
-            assertEquals(SaveResult.WRITTEN, forger.save(session, session.record()));
+    /** Another writer of the table puts a gadget into the session's row, past any store. */
+    private static void forgeGadgetInto(Configuration hbase, TestNamespace namespace, String sessionId)
+            throws IOException {
+        try (HBaseInspector cells = new HBaseInspector(hbase)) {
+            ForgedState.addAttribute(cells, namespace.table("sessions"), "/forged", sessionId, "gadget",
+                    ForgedKryo.encode(new Gadget()));
         }
     }
 

@@ -8,6 +8,7 @@ import io.hbasesessions.benchmarks.http.Candidate;
 import io.hbasesessions.benchmarks.http.Candidate.Container;
 import io.hbasesessions.benchmarks.http.ControlledNode;
 import io.hbasesessions.benchmarks.http.HeapBenchmark;
+import io.hbasesessions.benchmarks.http.HotSessionBenchmark;
 import io.hbasesessions.benchmarks.http.HttpBenchmark;
 import io.hbasesessions.benchmarks.http.JavaLoadGenerator;
 import io.hbasesessions.benchmarks.http.LoadGenerator;
@@ -17,6 +18,7 @@ import io.hbasesessions.benchmarks.scale.ScaleBenchmark;
 import io.hbasesessions.benchmarks.shiro.ShiroBenchmark;
 import io.hbasesessions.benchmarks.sizing.SizingBenchmark;
 import io.hbasesessions.benchmarks.store.RequestCostReport;
+import io.hbasesessions.benchmarks.store.RewriteCostBenchmark;
 import io.hbasesessions.benchmarks.store.StoreBenchmark;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.store.Setting;
@@ -108,6 +110,11 @@ public final class BenchmarkSuite {
                 RequestCostReport.run(report, quorum, sizes.jmhForks, sizes.jmhIterations, sizes.jmhIterationTime);
                 laps.end("store");
             }
+            if (options.parts().contains("rewrites")) {
+                new RewriteCostBenchmark(storeSettings(quorum, "bench_rewrites"), hbase.clientConfiguration(), hbase::pid)
+                        .run(report, sizes.rewriteCounts, sizes.rewriteReads, sizes.rewriteWritesPerRow);
+                laps.end("rewrites");
+            }
             if (options.parts().contains("shiro")) {
                 new ShiroBenchmark(storeSettings(quorum, "bench_shiro")).run(report, sizes.shiroSessions);
                 laps.end("shiro");
@@ -115,8 +122,14 @@ public final class BenchmarkSuite {
             if (options.parts().contains("http")) {
                 List<String> notRun = new ArrayList<>();
                 new HttpBenchmark(candidates(quorum, work, notRun), notRun, loadGenerator(work), hbase::pid, work.resolve("http"),
-                        output.resolve("http.tsv"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
+                        output.resolve("http.tsv"), options.profile(), sizes.httpSessions)
+                        .run(report, sizes.httpWarmup, sizes.httpMeasured);
                 laps.end("http");
+            }
+            if (options.parts().contains("hot")) {
+                new HotSessionBenchmark(tomcatHBase(quorum), jettyHBase(quorum), loadGenerator(work), hbase::pid,
+                        work.resolve("hot"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
+                laps.end("hot");
             }
             // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.
             if (options.parts().contains("scale")) {
@@ -139,7 +152,7 @@ public final class BenchmarkSuite {
         if (options.parts().contains("server")) {
             new ServerSettingsBenchmark(settings -> hbase(work.resolve("hbase-" + (settings.isEmpty() ? "defaults"
                     : "tuned")), settings, backendCpus, List.of()), BenchmarkSuite::tomcatHBase, loadGenerator(work),
-                    work.resolve("server"))
+                    work.resolve("server"), sizes.httpSessions)
                     .run(report, SMALL_MACHINE_SERVER_SETTINGS, sizes.httpWarmup, sizes.httpMeasured);
             laps.end("server");
         }
@@ -244,7 +257,7 @@ public final class BenchmarkSuite {
                         List.of("--jdbc-url", url))),
                 () -> notRun.add("PersistentManager + DataSourceStore (no --jdbc-url given)"));
         candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
-        candidates.add(Candidate.hbase(Container.JETTY, "HBaseSessionDataStore", hbaseSettings(quorum)));
+        candidates.add(jettyHBase(quorum));
         if (everyVariant) {
             candidates.add(callsAlone(Container.JETTY, "HBaseSessionDataStore", quorum));
         }
@@ -267,6 +280,10 @@ public final class BenchmarkSuite {
 
     private static Candidate tomcatHBase(String quorum) {
         return Candidate.hbase(Container.TOMCAT, "HBaseSessionManager", hbaseSettings(quorum));
+    }
+
+    private static Candidate jettyHBase(String quorum) {
+        return Candidate.hbase(Container.JETTY, "HBaseSessionDataStore", hbaseSettings(quorum));
     }
 
     /** The HBase store as it was before its calls were coalesced: what coalescing changes, measured in the same run. */

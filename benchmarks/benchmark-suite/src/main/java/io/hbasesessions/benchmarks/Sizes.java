@@ -1,6 +1,7 @@
 package io.hbasesessions.benchmarks;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How long and how much each part runs. {@code QUICK} fits in under 3 minutes, {@code FULL} is the run
@@ -8,11 +9,12 @@ import java.time.Duration;
  */
 public enum Sizes {
     // The build's test checks that each part produces its tables, not its figures: each loop runs well under a second.
-    SMOKE(ms(100), ms(200), 200, 2_000, ms(700), ms(500), ms(1_000), 300, 0, 1, ms(200), 200, 60, ms(2_000), 800),
-    QUICK(ms(500), ms(1_500), 2_000, 20_000, ms(2_000), ms(1_000), ms(3_000), 5_000, 1, 2, ms(500), 1_000, 150, ms(10_000),
-            10_000),
-    FULL(ms(3_000), ms(15_000), 20_000, 1_000_000, ms(30_000), ms(10_000), ms(20_000), 100_000, 2, 5, ms(2_000), 3_000, 200,
-            ms(20_000), 100_000);
+    SMOKE(ms(100), ms(200), 200, 2_000, ms(700), ms(500), ms(1_000), 50, 300, 0, 1, ms(200), 200, 60, ms(2_000), 800,
+            List.of(10, 100), 100, 2),
+    QUICK(ms(500), ms(1_500), 2_000, 20_000, ms(2_000), ms(1_000), ms(3_000), 1_000, 5_000, 1, 2, ms(500), 1_000, 150,
+            ms(10_000), 10_000, List.of(10, 100, 1_000, 10_000), 400, 25),
+    FULL(ms(3_000), ms(15_000), 20_000, 1_000_000, ms(30_000), ms(10_000), ms(20_000), 1_000, 100_000, 2, 5, ms(2_000),
+            3_000, 200, ms(20_000), 100_000, List.of(10, 100, 1_000, 10_000), 2_000, 50);
 
     /** Store benchmark: warm-up and measured time of each operation at each thread count. */
     final Duration storeWarmup;
@@ -25,6 +27,8 @@ public enum Sizes {
     /** HTTP: warm-up and measured time of each workload on each container and store (wrk takes whole seconds). */
     final Duration httpWarmup;
     final Duration httpMeasured;
+    /** HTTP: the sessions each node serves, every request picking one at random (issue #29: 1,000). */
+    final int httpSessions;
     /** HTTP: sessions alive on the Tomcat node when its heap is measured. */
     final int heapSessions;
     /** JMH: forks (0 runs in this JVM), measured iterations (warm-up iterations are half, at least 1), iteration time. */
@@ -37,11 +41,15 @@ public enum Sizes {
     final Duration failoverSteady;
     /** Shiro: sessions that go through the 5 DAO operations (the talk's benchmark: 100,000). */
     final int shiroSessions;
+    /** Rewrites: how often each row is rewritten before a step, the reads of each kind and the writes per row of a step. */
+    final List<Integer> rewriteCounts;
+    final int rewriteReads;
+    final int rewriteWritesPerRow;
 
     Sizes(Duration storeWarmup, Duration storeMeasured, int storeSessions, int scaleSessions, Duration scaleLoads,
-            Duration httpWarmup, Duration httpMeasured, int heapSessions, int jmhForks, int jmhIterations,
+            Duration httpWarmup, Duration httpMeasured, int httpSessions, int heapSessions, int jmhForks, int jmhIterations,
             Duration jmhIterationTime, int failoverSessions, double failoverRequestsPerSecond, Duration failoverSteady,
-            int shiroSessions) {
+            int shiroSessions, List<Integer> rewriteCounts, int rewriteReads, int rewriteWritesPerRow) {
         this.storeWarmup = storeWarmup;
         this.storeMeasured = storeMeasured;
         this.storeSessions = storeSessions;
@@ -49,6 +57,7 @@ public enum Sizes {
         this.scaleLoads = scaleLoads;
         this.httpWarmup = httpWarmup;
         this.httpMeasured = httpMeasured;
+        this.httpSessions = httpSessions;
         this.heapSessions = heapSessions;
         this.jmhForks = jmhForks;
         this.jmhIterations = jmhIterations;
@@ -57,6 +66,9 @@ public enum Sizes {
         this.failoverRequestsPerSecond = failoverRequestsPerSecond;
         this.failoverSteady = failoverSteady;
         this.shiroSessions = shiroSessions;
+        this.rewriteCounts = rewriteCounts;
+        this.rewriteReads = rewriteReads;
+        this.rewriteWritesPerRow = rewriteWritesPerRow;
     }
 
     private static Duration ms(long millis) {

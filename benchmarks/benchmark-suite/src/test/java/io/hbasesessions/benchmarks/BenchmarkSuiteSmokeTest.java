@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the whole suite for a few seconds per part, so that it cannot rot: codec (JMH in this JVM),
- * store, Shiro's DAO, HTTP, scale and sizing against a real embedded HBase, with real Tomcat and Jetty nodes in child JVMs,
+ * store, a row's rewrites, Shiro's DAO, HTTP (and one hot session over two nodes), scale and sizing against a real
+ * embedded HBase, with real Tomcat and Jetty nodes in child JVMs,
  * and one failover run on a cluster of 3 region servers.
  * It uses only what the build brings: the Java load generator instead of wrk, and no Redis or
  * PostgreSQL, whose rows the report lists as not run. The figures are not checked: a build machine
@@ -31,9 +32,11 @@ class BenchmarkSuiteSmokeTest {
         for (String expected : List.of("## 1. Codec", "| kryo |", "| java |", "## 1b. State cell protection", "| encrypt |",
                 "## 2. Store", "| save after conflict | 8 |", "## 2b. stateProtection", "| hmac |",
                 "## 2c. Store cost per request", "| writeOne |", "## 2d. Apache Shiro", "| HBaseSessionDAO | 800 |",
+                "## 2e. A session row's rewrites", "| before #29 (NEW_VERSION_BEHAVIOR=true) | 100 | yes |",
                 "## 3. End to end over HTTP", "| Tomcat 10.1 | HBaseSessionManager | write every request |",
                 "| Jetty 12.1 | HBaseSessionDataStore | read-mostly", "Not run: Redisson (no --redis given)",
                 "| target (HBase store) |", "## 3b. What expiryEvents costs", "| Jetty 12.1 | write every request |",
+                "## 3c. One hot session", "| 16 (8 on Tomcat 10.1, 8 on Jetty 12.1) |",
                 "## 4a. Scale", "bytes on disk per session after major compaction",
                 "## 4b. Scale", "| HBaseSessionManager | 300 |", "## 7a. Sizing", "| `gz` |", "not loadable here",
                 "## 7b. Sizing", "disk, highest sample / live", "## 7c. Sizing", "writes/s per region",
@@ -43,6 +46,9 @@ class BenchmarkSuiteSmokeTest {
         String endToEnd = results.substring(results.indexOf("## 3. End to end"), results.indexOf("| target (HBase store) |"));
         endToEnd.lines().filter(line -> line.startsWith("| Tomcat 10.1 |") || line.startsWith("| Jetty 12.1 |"))
                 .forEach(row -> assertEquals("0", lastCell(row), "HTTP errors in " + row));
+        String hotSession = results.substring(results.indexOf("## 3c. One hot session"));
+        hotSession.lines().filter(line -> line.startsWith("| 1 (") || line.startsWith("| 16 ("))
+                .forEach(row -> assertEquals("0", cell(row, 6), "failed requests on the hot session in " + row));
     }
 
     private static boolean isPackaged() {
@@ -52,6 +58,10 @@ class BenchmarkSuiteSmokeTest {
         } catch (IllegalStateException e) {
             return false;
         }
+    }
+
+    private static String cell(String row, int column) {
+        return row.split("\\|")[column].trim();
     }
 
     private static String lastCell(String row) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
@@ -72,22 +73,38 @@ public final class TestNamespace {
      */
     public boolean storesBytes(Configuration client, byte[] bytes) {
         try (Connection connection = ConnectionFactory.createConnection(client); Admin admin = connection.getAdmin()) {
-            for (TableName tableName : admin.listTableNamesByNamespace(name)) {
-                try (Table table = connection.getTable(tableName); ResultScanner rows = table.getScanner(new Scan())) {
-                    for (Result row : rows) {
-                        for (Cell cell : row.rawCells()) {
-                            if (Bytes.indexOf(CellUtil.cloneRow(cell), bytes) >= 0
-                                    || Bytes.indexOf(CellUtil.cloneValue(cell), bytes) >= 0) {
-                                return true;
-                            }
+            return anyCellHolds(connection, List.of(admin.listTableNamesByNamespace(name)), bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not scan namespace " + name, e);
+        }
+    }
+
+    /**
+     * Whether any row key or cell value of {@code tables} holds {@code bytes}: as {@link #storesBytes}, for
+     * tables outside a test namespace (a server installed as README says uses the default names).
+     */
+    public static boolean anyCellHolds(Configuration client, List<String> tables, byte[] bytes) {
+        try (Connection connection = ConnectionFactory.createConnection(client)) {
+            return anyCellHolds(connection, tables.stream().map(TableName::valueOf).toList(), bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not scan " + tables, e);
+        }
+    }
+
+    private static boolean anyCellHolds(Connection connection, List<TableName> tables, byte[] bytes) throws IOException {
+        for (TableName tableName : tables) {
+            try (Table table = connection.getTable(tableName); ResultScanner rows = table.getScanner(new Scan())) {
+                for (Result row : rows) {
+                    for (Cell cell : row.rawCells()) {
+                        if (Bytes.indexOf(CellUtil.cloneRow(cell), bytes) >= 0
+                                || Bytes.indexOf(CellUtil.cloneValue(cell), bytes) >= 0) {
+                            return true;
                         }
                     }
                 }
             }
-            return false;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not scan namespace " + name, e);
         }
+        return false;
     }
 
     @Override

@@ -108,7 +108,8 @@ public final class Browser {
         HttpRequest built = prepare(request, withCookie);
         long started = System.nanoTime();
         HttpResponse<String> response = exchange(built, HttpResponse.BodyHandlers.ofString());
-        return new Answer(built.uri(), response.statusCode(), response.body(), Duration.ofNanos(System.nanoTime() - started));
+        return new Answer(built.uri(), response.statusCode(), response.body(), Duration.ofNanos(System.nanoTime() - started),
+                response.headers().firstValue("Location").orElse(null));
     }
 
     private HttpRequest prepare(HttpRequest.Builder request, boolean withCookie) {
@@ -179,8 +180,14 @@ public final class Browser {
     /**
      * An HTTP answer. For text answers of {@code key=value} lines (the test WAR's {@code /session}, the
      * shop's {@code cart.txt}), {@link #values()} and the accessors read them.
+     *
+     * @param location the {@code Location} header of a redirect, or null
      */
-    public record Answer(URI target, int status, String body, Duration elapsed) {
+    public record Answer(URI target, int status, String body, Duration elapsed, String location) {
+
+        public Answer(URI target, int status, String body, Duration elapsed) {
+            this(target, status, body, elapsed, null);
+        }
 
         /** This answer, if its status is {@code expected}; otherwise the test fails with the answer. */
         public Answer expect(int expected) {

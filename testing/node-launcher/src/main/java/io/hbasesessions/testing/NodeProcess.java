@@ -43,6 +43,12 @@ public final class NodeProcess implements AutoCloseable {
     /** Small and quick to start: a node of the tests or the demo serves a few users. */
     public static final List<String> QUICK_START_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
+    /**
+     * What docs/operations.md tells every JVM running HBase's client: access to {@code java.nio.Bits}, which the
+     * client otherwise reports it cannot use, with a warning and a stack trace, on every start.
+     */
+    public static final List<String> HBASE_CLIENT_OPTIONS = List.of("--add-opens=java.base/java.nio=ALL-UNNAMED");
+
     private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
@@ -187,6 +193,7 @@ public final class NodeProcess implements AutoCloseable {
     private List<String> command() {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(HBASE_CLIENT_OPTIONS);
         command.addAll(spec.jvmOptions);
         spec.systemProperties.forEach((name, value) -> command.add("-D" + name + "=" + value));
         command.addAll(List.of("-cp", spec.program.classpath(), ParentWatchdog.class.getName(), spec.program.mainClass()));

@@ -68,6 +68,7 @@ public final class NodeConsole {
             counters.put("expiryEntries", hbaseStore.get(StoreCounter.EXPIRY_ENTRIES));
             counters.put("loads", hbaseStore.get(StoreCounter.LOADS));
             counters.put("conflicts", hbaseStore.get(StoreCounter.CONFLICTS));
+            counters.put("conflictRetries", hbaseStore.get(StoreCounter.CONFLICT_RETRIES));
             counters.put("callsSentAlone", hbaseStore.get(StoreCounter.CALLS_SENT_ALONE));
             counters.put("multiActions", hbaseStore.get(StoreCounter.MULTI_ACTIONS));
             counters.put("callsInMultiActions", hbaseStore.get(StoreCounter.CALLS_IN_MULTI_ACTIONS));

@@ -23,8 +23,11 @@ public final class HttpBenchmark {
     /** The store key of the HBase rows with {@code expiryEvents} on. */
     public static final String EXPIRY_EVENTS_KEY = "hbase-expiry";
 
-    /** The issue's setting: 16 connections, one session each. */
+    /** Issue #29's setting: wrk's 2 threads send over 16 connections, each request for a random session of 1,000. */
     public static final int CONNECTIONS = 16;
+    public static final int GENERATOR_THREADS = 2;
+    /** How long making a row's sessions may take. */
+    private static final Duration SESSION_CREATION_LIMIT = Duration.ofMinutes(2);
 
     /** The issue's targets for the HBase store's read-mostly throughput as a multiple of a peer's, by the peer's store key. */
     private static final List<PeerTarget> PEER_TARGETS = List.of(
@@ -40,13 +43,15 @@ public final class HttpBenchmark {
     private final Path workDirectory;
     private final Path chartData;
     private final boolean profile;
+    private final int sessions;
 
     /**
      * {@code notRun} says which peers were left out and why (e.g. no Redis given); {@code chartData}
-     * receives the throughput ratios as tab-separated values for benchmarks/http.gnuplot.
+     * receives the throughput ratios as tab-separated values for benchmarks/http.gnuplot; each node serves
+     * {@code sessions} sessions made before its load starts.
      */
     public HttpBenchmark(List<Candidate> candidates, List<String> notRun, LoadGenerator load, LongSupplier hbasePid,
-            Path workDirectory, Path chartData, boolean profile) {
+            Path workDirectory, Path chartData, boolean profile, int sessions) {
         this.candidates = candidates;
         this.hbasePid = hbasePid;
         this.notRun = notRun;
@@ -54,6 +59,7 @@ public final class HttpBenchmark {
         this.workDirectory = workDirectory;
         this.chartData = chartData;
         this.profile = profile;
+        this.sessions = sessions;
     }
 
     private record PeerTarget(Container container, String storeKey, double minimum) {
@@ -68,23 +74,27 @@ public final class HttpBenchmark {
     }
 
     public void run(Report report, Duration warmup, Duration measured) throws Exception {
-        report.heading("3. End to end over HTTP, " + CONNECTIONS + " connections, one session each");
+        report.heading("3. End to end over HTTP, " + CONNECTIONS + " connections, a random session of "
+                + Report.count(sessions) + " per request");
         List<Result> results = new ArrayList<>();
         for (Candidate candidate : candidates) {
             try (ControlledNode node = start(candidate)) {
+                Traffic traffic = traffic(node, sessions);
                 for (Workload workload : Workload.values()) {
-                    results.add(measure(node, candidate, workload, load, hbasePid, warmup, measured));
+                    results.add(measure(node, candidate, workload, load, traffic, hbasePid, warmup, measured));
                 }
             }
         }
         report.table(List.of("container", "session store", "workload", "req/s", "vs ceiling", "p50 ms", "vs ceiling",
                 "p99 ms", "vs ceiling", "added p50 / p99 ms", "HBase writes/req", "node CPU µs/req",
                 "store server CPU µs/req", "calls per multi-action (share)", "errors"), rows(results));
-        report.note("Load generator: " + load.name() + "; warm-up " + Report.seconds(warmup) + " s, measured "
+        report.note("Load generator: " + load.name() + ", " + GENERATOR_THREADS + " threads, " + CONNECTIONS
+                + " connections; each node's " + Report.count(sessions) + " sessions (the benchmark WAR's cart, about 2 KB "
+                + "in Java form) are made through it before its rows; warm-up " + Report.seconds(warmup) + " s, measured "
                 + Report.seconds(measured) + " s per row. Ceiling: the same container's in-memory sessions in this run. "
                 + "Added latency: this row's p50 (p99) minus the ceiling's. HBase writes/req: the store's own "
-                + "counters (creates, full writes, touches, and expiry index entries) over every request sent, warm-up "
-                + "and session creation included. CPU per request: user + system time of the node's JVM and of the store's server "
+                + "counters (full writes, touches, and expiry index entries) over every request sent, warm-up "
+                + "included. CPU per request: user + system time of the node's JVM and of the store's server "
                 + "(the HBase JVM; every redis-server or postgres process) over the row, warm-up included, divided by "
                 + "the requests sent. Calls per multi-action: the HBase store's Gets and touches that "
                 + "travelled together (coalesceCalls), per multi-action, and their share of all its calls."
@@ -95,13 +105,19 @@ public final class HttpBenchmark {
     }
 
 
+    /** The issue's traffic on a started node: {@code sessions} sessions made through it, 16 connections. */
+    static Traffic traffic(ControlledNode node, int sessions) throws Exception {
+        return new Traffic(JavaLoadGenerator.createSessions(node.baseUri(), sessions, CONNECTIONS,
+                SESSION_CREATION_LIMIT), CONNECTIONS, GENERATOR_THREADS);
+    }
+
     /** One workload on a started node: throughput and latency, and what it cost the node and the store's server. */
     static Result measure(ControlledNode node, Candidate candidate, Workload workload, LoadGenerator load,
-            LongSupplier hbasePid, Duration warmup, Duration measured) throws Exception {
+            Traffic traffic, LongSupplier hbasePid, Duration warmup, Duration measured) throws Exception {
         Map<String, Long> before = node.counters();
         Duration nodeCpuBefore = ProcessCpu.of(node.pid());
         Duration backendCpuBefore = backendCpu(candidate, hbasePid);
-        LoadResult result = load.run(node.baseUri(), workload, CONNECTIONS, warmup, measured);
+        LoadResult result = load.run(node.baseUri(), workload, traffic, warmup, measured);
         double nodeCpu = microsPerRequest(ProcessCpu.of(node.pid()).minus(nodeCpuBefore), result);
         double backendCpu = candidate.backend() == Backend.NONE ? Double.NaN
                 : microsPerRequest(backendCpu(candidate, hbasePid).minus(backendCpuBefore), result);
@@ -125,7 +141,7 @@ public final class HttpBenchmark {
         };
     }
 
-    /** Over every request sent (warm-up and session creation included), like the counters. */
+    /** Over every request sent (warm-up included), like the counters. */
     private static double microsPerRequest(Duration cpu, LoadResult result) {
         return cpu.toNanos() / 1_000.0 / result.requestsSent();
     }

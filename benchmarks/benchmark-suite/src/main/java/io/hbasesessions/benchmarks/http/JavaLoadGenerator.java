@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /** The load generator that needs nothing installed: one thread per keep-alive connection. */
@@ -22,26 +24,25 @@ public final class JavaLoadGenerator implements LoadGenerator {
     }
 
     @Override
-    public LoadResult run(URI app, Workload workload, int connections, Duration warmup, Duration measured)
+    public LoadResult run(URI app, Workload workload, Traffic traffic, Duration warmup, Duration measured)
             throws Exception {
         List<HttpConnection> open = new ArrayList<>();
-        List<String> cookies = new ArrayList<>();
+        List<String> cookies = traffic.cookies();
         try {
-            for (int c = 0; c < connections; c++) {
-                HttpConnection connection = new HttpConnection(app);
-                open.add(connection);
-                cookies.add(createSession(connection));
+            for (int c = 0; c < traffic.connections(); c++) {
+                open.add(new HttpConnection(app));
             }
             LongAdder errors = new LongAdder();
-            Measurement measurement = new TimedLoop(warmup, measured, MAX_REQUESTS_PER_CONNECTION).run(connections,
-                    (c, i) -> {
-                        if (open.get(c).get(workload.path(i + 1), cookies.get(c)).status() != OK) {
+            Measurement measurement = new TimedLoop(warmup, measured, MAX_REQUESTS_PER_CONNECTION).run(
+                    traffic.connections(), (c, i) -> {
+                        String cookie = cookies.get(ThreadLocalRandom.current().nextInt(cookies.size()));
+                        if (open.get(c).get(workload.path(i + 1), cookie).status() != OK) {
                             errors.increment();
                         }
                     });
             return new LoadResult(measurement.operations(), errors.sum(), measurement.seconds(),
                     measurement.p50Millis(), measurement.p99Millis(),
-                    connections + measurement.warmupOperations() + measurement.operations());
+                    measurement.warmupOperations() + measurement.operations());
         } finally {
             for (HttpConnection connection : open) {
                 connection.close();
@@ -49,19 +50,26 @@ public final class JavaLoadGenerator implements LoadGenerator {
         }
     }
 
-    /** Creates {@code sessions} sessions (a request without cookie each) over {@code connections} connections. */
-    public static void createSessions(URI app, int sessions, int connections, Duration timeLimit) throws Exception {
+    /**
+     * Creates {@code sessions} sessions (a request without cookie each) over {@code connections} connections and
+     * returns their cookies.
+     */
+    public static List<String> createSessions(URI app, int sessions, int connections, Duration timeLimit)
+            throws Exception {
         List<HttpConnection> open = new ArrayList<>();
+        List<String> cookies = Collections.synchronizedList(new ArrayList<>());
         try {
             for (int c = 0; c < connections; c++) {
                 open.add(new HttpConnection(app));
             }
-            Measurement made = new TimedLoop(Duration.ZERO, timeLimit, sessions / connections).run(connections,
-                    (c, i) -> createSession(open.get(c)));
-            if (made.operations() < (long) sessions / connections * connections) {
-                throw new IllegalStateException("Only " + made.operations() + " of " + sessions
+            int perConnection = Math.max(1, sessions / connections);
+            new TimedLoop(Duration.ZERO, timeLimit, perConnection).run(Math.min(connections, sessions),
+                    (c, i) -> cookies.add(createSession(open.get(c))));
+            if (cookies.size() < Math.min(sessions, perConnection * connections)) {
+                throw new IllegalStateException("Only " + cookies.size() + " of " + sessions
                         + " sessions were created within " + timeLimit);
             }
+            return List.copyOf(cookies);
         } finally {
             for (HttpConnection connection : open) {
                 connection.close();

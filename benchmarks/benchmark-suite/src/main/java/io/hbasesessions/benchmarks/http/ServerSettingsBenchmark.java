@@ -23,17 +23,20 @@ public final class ServerSettingsBenchmark {
     private final Function<String, Candidate> candidateOnQuorum;
     private final LoadGenerator load;
     private final Path workDirectory;
+    private final int sessions;
 
     /**
      * @param startHBase starts a fresh standalone HBase with these server settings
      * @param candidateOnQuorum the candidate to measure, on the given ZooKeeper quorum
+     * @param sessions the sessions the load picks from, as in section 3
      */
     public ServerSettingsBenchmark(Function<Map<String, String>, EmbeddedHBase> startHBase,
-            Function<String, Candidate> candidateOnQuorum, LoadGenerator load, Path workDirectory) {
+            Function<String, Candidate> candidateOnQuorum, LoadGenerator load, Path workDirectory, int sessions) {
         this.startHBase = startHBase;
         this.candidateOnQuorum = candidateOnQuorum;
         this.load = load;
         this.workDirectory = workDirectory;
+        this.sessions = sessions;
     }
 
     public void run(Report report, Map<String, String> settings, Duration warmup, Duration measured) throws Exception {
@@ -48,7 +51,8 @@ public final class ServerSettingsBenchmark {
         report.table(List.of("server settings", "workload", "req/s", "vs defaults", "p50 ms", "p99 ms",
                 "node CPU µs/req", "HBase CPU µs/req", "vs defaults"), rows);
         report.note("One fresh standalone HBase per settings, the same node program and store defaults; "
-                + candidateOnQuorum.apply("-").label() + ", " + HttpBenchmark.CONNECTIONS + " connections; warm-up "
+                + candidateOnQuorum.apply("-").label() + ", " + HttpBenchmark.CONNECTIONS + " connections over "
+                + Report.count(sessions) + " sessions; warm-up "
                 + Report.seconds(warmup) + " s, measured " + Report.seconds(measured) + " s per row. CPU per request as in "
                 + "section 3.");
     }
@@ -61,9 +65,10 @@ public final class ServerSettingsBenchmark {
             Path node = workDirectory.resolve(name);
             try (ControlledNode started = ControlledNode.start(candidate, node, node.resolveSibling(name + ".log"),
                     false)) {
+                Traffic traffic = HttpBenchmark.traffic(started, sessions);
                 for (Workload workload : Workload.values()) {
-                    results.put(workload, HttpBenchmark.measure(started, candidate, workload, load, hbase::pid, warmup,
-                            measured));
+                    results.put(workload, HttpBenchmark.measure(started, candidate, workload, load, traffic, hbase::pid,
+                            warmup, measured));
                 }
             }
         }

@@ -14,28 +14,30 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * wrk 4 with a Lua script that creates a session on each connection's first request and replays its
- * cookie. wrk's Lua state is per thread, so it runs one thread per connection: one session each.
- * Written in C, it leaves the server more of the two cores than the Java generator does.
+ * wrk 4 with a Lua script that gives every request the cookie of a session picked at random from the
+ * {@link Traffic}'s, read from a file by each wrk thread (a thread's Lua state is its own), and writes on every
+ * {@code writeEvery}-th request of a thread. Written in C, it leaves the server more of the two cores than the
+ * Java generator does.
  */
 public final class WrkLoadGenerator implements LoadGenerator {
 
     private static final String SCRIPT = """
-            -- One session per thread (and wrk runs one connection per thread): create it, then replay its cookie.
-            local cookie = nil
+            -- Each request carries the cookie of a random session of the file's; every %2$d-th of a thread writes.
+            local threads = 0
+            function setup(thread)
+              threads = threads + 1
+              thread:set("number", threads)
+            end
+            local cookies = {}
             local count = 0
-            request = function()
-              if cookie == nil then
-                return wrk.format("GET", "%1$sinit")
-              end
+            function init(args)
+              for line in io.lines("%3$s") do cookies[#cookies + 1] = line end
+              math.randomseed(os.time() * 1000 + number)
+            end
+            function request()
               count = count + 1
               local path = (count %% %2$d == 0) and "write" or "read"
-              return wrk.format("GET", "%1$s" .. path, { ["Cookie"] = cookie })
-            end
-            response = function(status, headers, body)
-              if cookie == nil and headers["Set-Cookie"] ~= nil then
-                cookie = string.match(headers["Set-Cookie"], "^[^;]+")
-              end
+              return wrk.format("GET", "%1$s" .. path, { ["Cookie"] = cookies[math.random(#cookies)] })
             end
             """;
     private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in ([\\d.]+)(us|ms|s|m)");
@@ -67,23 +69,26 @@ public final class WrkLoadGenerator implements LoadGenerator {
 
     @Override
     public String name() {
-        return "wrk 4 + Lua cookie replay (one thread per connection)";
+        return "wrk 4 + Lua, a random session's cookie per request";
     }
 
     @Override
-    public LoadResult run(URI app, Workload workload, int connections, Duration warmup, Duration measured)
+    public LoadResult run(URI app, Workload workload, Traffic traffic, Duration warmup, Duration measured)
             throws Exception {
-        Path script = workDirectory.resolve("wrk-" + workload.name().toLowerCase(Locale.ROOT) + ".lua");
         Files.createDirectories(workDirectory);
-        Files.writeString(script, String.format(Locale.ROOT, SCRIPT, app.getPath(), workload.writeEvery()));
+        Path cookies = Files.createTempFile(workDirectory, "cookies-", ".txt");
+        Files.write(cookies, traffic.cookies());
+        Path script = Files.createTempFile(workDirectory, "wrk-" + workload.name().toLowerCase(Locale.ROOT) + "-", ".lua");
+        Files.writeString(script, String.format(Locale.ROOT, SCRIPT, app.getPath(), workload.writeEvery(), cookies));
         // wrk cannot leave out a warm-up, so the warm-up is a run of its own.
-        LoadResult warm = parse(wrk(app, script, connections, warmup), 0);
-        return parse(wrk(app, script, connections, measured), warm.requests());
+        LoadResult warm = parse(wrk(app, script, traffic, warmup), 0);
+        return parse(wrk(app, script, traffic, measured), warm.requests());
     }
 
-    private String wrk(URI app, Path script, int connections, Duration duration) throws Exception {
+    private String wrk(URI app, Path script, Traffic traffic, Duration duration) throws Exception {
         List<String> command = new ArrayList<>(List.of("wrk", "--latency", "--timeout", "10s",
-                "-t" + connections, "-c" + connections, "-d" + Math.max(1, duration.toSeconds()) + "s",
+                "-t" + traffic.generatorThreads(), "-c" + traffic.connections(),
+                "-d" + Math.max(1, duration.toSeconds()) + "s",
                 "-s", script.toString(), app.resolve("/").toString()));
         Process wrk = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(wrk.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

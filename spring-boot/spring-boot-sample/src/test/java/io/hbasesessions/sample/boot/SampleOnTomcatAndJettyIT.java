@@ -8,21 +8,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.store.ForgedKryo;
+import io.hbasesessions.store.ForgedState;
+import io.hbasesessions.store.HBaseInspector;
+import io.hbasesessions.store.RelocatedGadgets;
+import io.hbasesessions.store.SessionIds;
+import java.io.IOException;
 import java.net.CookieManager;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -191,6 +201,71 @@ class SampleOnTomcatAndJettyIT {
             HttpResponse<String> loads = expect(200, get(admin, node, "/actuator/metrics/hbase.sessions.loads"));
             assertTrue(loads.body().contains("\"COUNT\""), node + ": " + loads.body());
         }
+    }
+
+    /**
+     * Issue #27 through the starter, where the application, Spring and this library share one class loader: a gadget
+     * chain forged into a logged-in session's cart, of the Commons Collections relocated inside the HBase client the
+     * starter brings, ran {@code touch <marker>} on the server that read the cart. Now nothing runs, the login holds,
+     * and the cart starts empty.
+     */
+    @Test
+    @Order(8)
+    void aRelocatedCommonsCollectionsChainForgedIntoTheCartRunsNothingOnEitherServer(Configuration hbase)
+            throws Exception {
+        try (HBaseInspector cells = new HBaseInspector(hbase)) {
+            for (BootNode node : List.of(tomcat, jetty)) {
+                Path marker = RelocatedGadgets.markerIn(LOGS.resolve("markers"), node == tomcat ? "cc4-tomcat" : "cc4-jetty");
+                HttpClient browser = loggedInWithAForgedCart(cells, node,
+                        ForgedKryo.encode(RelocatedGadgets.priorityQueue(marker.toAbsolutePath())));
+                HttpResponse<String> account = expect(200, get(browser, node, "/account"));
+                assertFalse(Files.exists(marker), node + " ran the chain's command: " + marker + " exists");
+                assertEquals("alice", value(account, "user"), node + ": the login holds");
+                assertEquals("{}", value(account, "cart"), node + ": the forged cart is left out");
+            }
+        }
+    }
+
+    /**
+     * The same with a chain of Spring's own classes (Spring AOP over Spring's JNDI, {@link SpringGadgets}), which in
+     * a Boot application are the application's classes: the server that read the cart made a JNDI lookup at the
+     * forger's address (here a socket of this test). Now its non-Serializable parts are refused: nothing connects.
+     */
+    @Test
+    @Order(8)
+    void aSpringAopJndiChainForgedIntoTheCartLooksNothingUpOnEitherServer(Configuration hbase) throws Exception {
+        try (HBaseInspector cells = new HBaseInspector(hbase); ServerSocket forgersServer = new ServerSocket(0)) {
+            AtomicInteger connections = new AtomicInteger();
+            Thread accepting = new Thread(() -> {
+                while (!forgersServer.isClosed()) {
+                    try (Socket connection = forgersServer.accept()) {
+                        connections.incrementAndGet();
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            }, "forgers-ldap-server");
+            accepting.start();
+            for (BootNode node : List.of(tomcat, jetty)) {
+                HttpClient browser = loggedInWithAForgedCart(cells, node, ForgedKryo.encode(
+                        SpringGadgets.lookupOnRebuild("ldap://127.0.0.1:" + forgersServer.getLocalPort() + "/gadget")));
+                HttpResponse<String> account = expect(200, get(browser, node, "/account"));
+                assertEquals(0, connections.get(), node + " made the JNDI lookup the forged cart asked for");
+                assertEquals("alice", value(account, "user"), node + ": the login holds");
+                assertEquals("{}", value(account, "cart"), node + ": the forged cart is left out");
+            }
+        }
+    }
+
+    /** Alice logged in on {@code node}, whose session's cart is then replaced by {@code cart}, as a forger would. */
+    private HttpClient loggedInWithAForgedCart(HBaseInspector cells, BootNode node, byte[] cart) throws Exception {
+        HttpClient browser = browser();
+        logIn(browser, node, node, "alice");
+        String id = ((CookieManager) browser.cookieHandler().orElseThrow()).getCookieStore().getCookies().stream()
+                .filter(cookie -> cookie.getName().equals("JSESSIONID")).findFirst().orElseThrow().getValue();
+        ForgedState.addAttribute(cells, properties.get("hbase.sessions.table"), "/", SessionIds.withoutRoute(id), "cart",
+                cart);
+        return browser;
     }
 
     @Test

@@ -21,6 +21,8 @@ public final class JettySessions {
     public static void install(Server server, SessionStoreProperties properties) {
         HBaseSessionDataStoreFactory stores = new HBaseSessionDataStoreFactory();
         properties.byName().forEach(stores::setSetting);
+        // The starter is on the application's class path: its loader defines the application's classes too.
+        stores.setApplicationClassLoader(JettySessions.class.getClassLoader());
         HBaseSessionCacheFactory caches = new HBaseSessionCacheFactory();
         for (AbstractSessionManager handler : server.getContainedBeans(AbstractSessionManager.class)) {
             SessionCache cache = caches.getSessionCache(handler);

@@ -17,6 +17,8 @@ public final class TomcatSessions {
     public static void install(Context context, SessionStoreProperties properties) {
         HBaseSessionManager manager = new HBaseSessionManager();
         properties.byName().forEach(manager::setProperty);
+        // Boot gives the context the application's class loader as its parent; the context's own defines nothing.
+        manager.setApplicationClassLoader(context.getParentClassLoader());
         context.setManager(manager);
     }
 }
