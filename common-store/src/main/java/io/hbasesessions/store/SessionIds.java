@@ -1,5 +1,6 @@
 package io.hbasesessions.store;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.regex.Pattern;
 
@@ -44,6 +45,14 @@ public final class SessionIds {
             cleaned = Pattern.compile(";[^;/?#=]*=" + Pattern.quote(id) + "[^;/?#]*").matcher(cleaned).replaceAll("");
         }
         return cleaned;
+    }
+
+    /**
+     * The SHA-256 of {@code id} without its route: what a container keeps for later in place of an id, which is a
+     * bearer token (the route names a node the next request may not reach).
+     */
+    public static byte[] hash(String id) {
+        return SessionKey.sha256(withoutRoute(id).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Whether a session can have this id (null, empty, overlong ids and ids with other characters cannot). */

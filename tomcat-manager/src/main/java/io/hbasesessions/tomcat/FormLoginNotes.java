@@ -3,9 +3,7 @@ package io.hbasesessions.tomcat;
 import io.hbasesessions.store.NoteFormat;
 import io.hbasesessions.store.SessionIds;
 import jakarta.servlet.http.Cookie;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -71,7 +69,7 @@ final class FormLoginNotes {
     /** The stored form of a note that {@link #travels}, holding none of {@code session}'s ids; empty for a value of another type. */
     static Optional<byte[]> encode(String note, Object value, SessionIdsOf session) {
         if (Constants.SESSION_ID_NOTE.equals(note) && value instanceof String id) {
-            return Optional.of(hashOf(id));
+            return Optional.of(SessionIds.hash(id));
         }
         if (Constants.FORM_REQUEST_NOTE.equals(note) && value instanceof SavedRequest saved) {
             return Optional.of(encode(saved, session));
@@ -90,19 +88,9 @@ final class FormLoginNotes {
         if (Constants.SESSION_ID_NOTE.equals(note)) {
             String requested = current == null ? null : current.getRequestedSessionId();
             return Optional.ofNullable(Arrays.asList(requested, sessionId).stream()
-                    .filter(id -> id != null && MessageDigest.isEqual(hashOf(id), bytes)).findFirst().orElse(null));
+                    .filter(id -> id != null && MessageDigest.isEqual(SessionIds.hash(id), bytes)).findFirst().orElse(null));
         }
         return Optional.of(decodeSavedRequest(new NoteFormat.Reader(bytes), current));
-    }
-
-    /** An id stored as a hash: the id is a bearer token. Its route names a node, which the next request may not reach. */
-    private static byte[] hashOf(String sessionId) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(SessionIds.withoutRoute(sessionId)
-                    .getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("Every Java platform provides SHA-256", e);
-        }
     }
 
     private static byte[] encode(SavedRequest saved, SessionIdsOf session) {
