@@ -32,6 +32,8 @@ public final class EmbeddedHBase extends ServerLauncher {
 
     private ServerJvm server;
     private long pid = -1;
+    /** The pid of a server another JVM launched ({@link #running}); -1 for a server this object launches. */
+    private long launchedElsewhere = -1;
 
     private EmbeddedHBase(Builder builder) {
         super(builder);
@@ -41,6 +43,17 @@ public final class EmbeddedHBase extends ServerLauncher {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * A server another JVM launched and still runs, on {@code dataDirectory} and {@code zookeeperPort}: this
+     * object reaches it but never stops it ({@link #stop()} does nothing).
+     */
+    static EmbeddedHBase running(Path dataDirectory, int zookeeperPort, long pid) {
+        EmbeddedHBase hbase = builder().dataDirectory(dataDirectory).zookeeperPort(zookeeperPort).build();
+        hbase.launchedElsewhere = pid;
+        hbase.pid = pid;
+        return hbase;
     }
 
     /**
@@ -55,6 +68,9 @@ public final class EmbeddedHBase extends ServerLauncher {
 
     @Override
     public synchronized boolean isRunning() {
+        if (launchedElsewhere != -1) {
+            return ProcessHandle.of(launchedElsewhere).map(ProcessHandle::isAlive).orElse(false);
+        }
         return server != null && server.isAlive();
     }
 
@@ -82,7 +98,7 @@ public final class EmbeddedHBase extends ServerLauncher {
     @Override
     void launchAndAwaitReady(Path javaExecutable, String classpath) {
         int port = zookeeperPort();
-        server = launch(ServerCommandLine.startCommand(javaExecutable, heapMegabytes, jvmOptions, classpath, directory,
+        server = launch(ServerCommandLine.startCommand(javaExecutable, heapMegabytes, jvmOptions, classpath, owner, directory,
                 port, serverSettings), logFile(), "zookeeperPort=" + port + " heapMegabytes=" + heapMegabytes);
         pid = server.pid();
         ReadinessProbe probe = new ReadinessProbe(new ControlClient(clientProperties())::probeMasterAndTable);

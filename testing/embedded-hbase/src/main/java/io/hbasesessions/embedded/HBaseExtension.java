@@ -9,14 +9,16 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * Gives tests a real HBase: {@code @ExtendWith(HBaseExtension.class)}, then declare parameters of
  * test or lifecycle methods (static {@code @BeforeAll} too) of these types:
  * <ul>
- *   <li>{@link EmbeddedHBase}: the server shared by every test class of this JVM. Do not stop it; a
- *       test that stops HBase builds an {@code EmbeddedHBase} of its own.</li>
+ *   <li>{@link EmbeddedHBase}: the server shared by every test class of this JVM, and under Maven by
+ *       every test JVM of the build ({@link BuildHBase}). Do not stop it; a test that stops HBase builds an
+ *       {@code EmbeddedHBase} of its own.</li>
  *   <li>{@link TestNamespace}: the namespace of this test class on the shared server, for its tables.</li>
  *   <li>{@link Configuration}: a new client configuration for the shared server.</li>
  * </ul>
- * The server starts when a parameter first needs it, under {@code target/embedded-hbase-<random>}
- * (or a temporary directory outside a Maven module), and stops and is deleted when the test run of
- * the JVM ends.
+ * Under Maven (the parent pom sets {@value BuildHBase#DIRECTORY_PROPERTY}), the build's server is started by
+ * the first test JVM that needs it and ends with the Maven process. Otherwise the server starts when a
+ * parameter first needs it, under {@code target/embedded-hbase-<random>} (or a temporary directory outside
+ * a Maven module), and stops and is deleted when the test run of the JVM ends.
  */
 public final class HBaseExtension implements ParameterResolver {
 
@@ -38,13 +40,13 @@ public final class HBaseExtension implements ParameterResolver {
         return type == Configuration.class ? server.clientConfiguration() : server;
     }
 
-    /** JUnit closes it when the root context closes, at the end of the JVM's test run. */
+    /** JUnit closes a server of this JVM when the root context closes, at the end of the JVM's test run. */
     private static EmbeddedHBase sharedServer(ExtensionContext context) {
-        return (EmbeddedHBase) context.getRoot().getStore(STORE)
-                .getOrComputeIfAbsent(TestServers.Started.class,
-                        key -> TestServers.start(directory -> EmbeddedHBase.builder().dataDirectory(directory).build()),
-                        TestServers.Started.class)
-                .hbase();
+        ExtensionContext.Store store = context.getRoot().getStore(STORE);
+        return store.getOrComputeIfAbsent(EmbeddedHBase.class, key -> BuildHBase.findOrStart()
+                .orElseGet(() -> (EmbeddedHBase) store.getOrComputeIfAbsent(TestServers.Started.class,
+                        started -> TestServers.start(directory -> EmbeddedHBase.builder().dataDirectory(directory).build()),
+                        TestServers.Started.class).hbase()), EmbeddedHBase.class);
     }
 
     /** Kept in the root store, so every test class of the JVM gets the same one. */

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The settings the standalone server's and the cluster's builders share, checked at once with a
@@ -23,6 +24,7 @@ abstract class LauncherBuilder<B extends LauncherBuilder<B>> {
     Duration stopTimeout = Duration.ofSeconds(30);
     List<String> jvmOptions = ServerCommandLine.QUICK_START_OPTIONS;
     Optional<String> cpuAffinity = Optional.empty();
+    OptionalLong owner = OptionalLong.empty();
 
     LauncherBuilder(Duration defaultStartTimeout) {
         startTimeout = defaultStartTimeout;
@@ -89,6 +91,15 @@ abstract class LauncherBuilder<B extends LauncherBuilder<B>> {
             throw new EmbeddedHBaseException("cpuAffinity takes a taskset CPU list such as 0 or 0-1,4, not " + cpuList.get());
         }
         this.cpuAffinity = cpuList;
+        return self();
+    }
+
+    /**
+     * The process whose end ends the servers, instead of this JVM: the Maven process, for the one HBase of a
+     * build (see {@link BuildHBase}). No shutdown hook of this JVM stops them then.
+     */
+    B owner(long pid) {
+        this.owner = OptionalLong.of(pid);
         return self();
     }
 

@@ -13,6 +13,8 @@ import sun.misc.SignalHandler;
  * gone, even if the parent was killed with SIGKILL and ran no shutdown hook. With
  * {@value #EXIT_AFTER_MAIN} before the class name, the JVM also ends when that main method returns
  * (HBase's does once the cluster has shut down, and no stray non-daemon thread may keep it alive).
+ * With {@value #OWNER} and a pid before the class name, the JVM ends when that process ends instead of the
+ * parent: a server shared by the test JVMs of one Maven build outlives the JVM that started it.
  *
  * <p>The parent keeps the write end of this process's stdin open and never writes to it. The
  * operating system closes it when the parent dies, so stdin reaches end-of-file. SIGINT is ignored:
@@ -23,6 +25,7 @@ import sun.misc.SignalHandler;
 public final class ParentWatchdog {
 
     static final String EXIT_AFTER_MAIN = "--exit-after-main";
+    static final String OWNER = "--owner";
 
     /** A child's own shutdown hooks may take longer than this; a crash-like end is safe (HBase replays its WAL). */
     private static final long HALT_AFTER_EXIT_MILLIS = 10_000;
@@ -32,9 +35,15 @@ public final class ParentWatchdog {
 
     public static void main(String[] args) throws Throwable {
         Signal.handle(new Signal("INT"), SignalHandler.SIG_IGN);
-        startDaemon("parent-watchdog", ParentWatchdog::exitWhenParentIsGone);
         boolean exitAfterMain = args[0].equals(EXIT_AFTER_MAIN);
         int mainClassIndex = exitAfterMain ? 1 : 0;
+        if (args[mainClassIndex].equals(OWNER)) {
+            long owner = Long.parseLong(args[mainClassIndex + 1]);
+            startDaemon("owner-watchdog", () -> exitWhenOwnerIsGone(owner));
+            mainClassIndex += 2;
+        } else {
+            startDaemon("parent-watchdog", ParentWatchdog::exitWhenParentIsGone);
+        }
         runMain(args[mainClassIndex], Arrays.copyOfRange(args, mainClassIndex + 1, args.length));
         if (exitAfterMain) {
             System.exit(0);
@@ -43,7 +52,16 @@ public final class ParentWatchdog {
 
     private static void exitWhenParentIsGone() {
         awaitEndOfStdin();
-        System.err.println("ParentWatchdog: the parent process is gone, stopping this process");
+        exit("the parent process is gone");
+    }
+
+    private static void exitWhenOwnerIsGone(long owner) {
+        ProcessHandle.of(owner).ifPresent(process -> process.onExit().join());
+        exit("the owner process " + owner + " is gone");
+    }
+
+    private static void exit(String reason) {
+        System.err.println("ParentWatchdog: " + reason + ", stopping this process");
         startDaemon("parent-watchdog-halt", ParentWatchdog::haltLater);
         System.exit(1);
     }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -58,6 +59,12 @@ final class ServerCommandLine {
     /** A JVM of the launcher: heap, options, classpath, then {@code mainClass} run by {@link ParentWatchdog}. */
     static List<String> command(Path javaExecutable, int heapMegabytes, List<String> jvmOptions, String classpath,
             String mainClass, List<String> arguments) {
+        return command(javaExecutable, heapMegabytes, jvmOptions, classpath, OptionalLong.empty(), mainClass, arguments);
+    }
+
+    /** As above; with an {@code owner} pid, the JVM lives until that process ends instead of this one. */
+    static List<String> command(Path javaExecutable, int heapMegabytes, List<String> jvmOptions, String classpath,
+            OptionalLong owner, String mainClass, List<String> arguments) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable.toString());
         command.add("-Xms" + heapMegabytes + "m");
@@ -68,6 +75,7 @@ final class ServerCommandLine {
         command.add(classpath);
         command.add(ParentWatchdog.class.getName());
         command.add(ParentWatchdog.EXIT_AFTER_MAIN);
+        owner.ifPresent(pid -> command.addAll(List.of(ParentWatchdog.OWNER, Long.toString(pid))));
         command.add(mainClass);
         command.addAll(arguments);
         return command;
@@ -75,7 +83,8 @@ final class ServerCommandLine {
 
     /** A standalone HBase: master, region server and ZooKeeper in one JVM, with {@code serverSettings} on top. */
     static List<String> startCommand(Path javaExecutable, int heapMegabytes, List<String> jvmOptions,
-            String classpath, DataDirectory directory, int zookeeperPort, Map<String, String> serverSettings) {
+            String classpath, OptionalLong owner, DataDirectory directory, int zookeeperPort,
+            Map<String, String> serverSettings) {
         List<String> arguments = new ArrayList<>(sharedSettings(directory, zookeeperPort));
         new TreeMap<>(serverSettings).forEach((name, value) -> arguments.add("-D" + name + "=" + value));
         arguments.addAll(List.of(
@@ -86,7 +95,7 @@ final class ServerCommandLine {
                 "-Dhbase.localcluster.assign.random.ports=true",
                 "-Dhbase.master.wait.on.regionservers.maxtostart=1",
                 "start"));
-        return command(javaExecutable, heapMegabytes, jvmOptions, classpath, MASTER_MAIN_CLASS, arguments);
+        return command(javaExecutable, heapMegabytes, jvmOptions, classpath, owner, MASTER_MAIN_CLASS, arguments);
     }
 
     /** The contents of the {@code zoo.cfg} of a cluster's ZooKeeper, which binds loopback only. */

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The start and stop protocol of both launchers, the standalone server and the cluster: the data
@@ -23,6 +24,7 @@ abstract class ServerLauncher implements LocalHBase {
     final Duration stopTimeout;
     final List<String> jvmOptions;
     final Optional<String> cpuAffinity;
+    final OptionalLong owner;
 
     private final ShutdownHook shutdownHook = new ShutdownHook();
     private int zookeeperPort;
@@ -37,6 +39,7 @@ abstract class ServerLauncher implements LocalHBase {
         stopTimeout = builder.stopTimeout;
         jvmOptions = builder.jvmOptions;
         cpuAffinity = builder.cpuAffinity;
+        owner = builder.owner;
         zookeeperPort = builder.zookeeperPort;
         zookeeperPortFixed = zookeeperPort != 0;
     }
@@ -68,7 +71,9 @@ abstract class ServerLauncher implements LocalHBase {
         try {
             zookeeperPort = chooseZookeeperPort();
             directory.writeLoggingConfiguration();
-            shutdownHook.register("embedded-hbase-stop", this::stop);
+            if (owner.isEmpty()) {
+                shutdownHook.register("embedded-hbase-stop", this::stop);
+            }
             launchAndAwaitReady(javaExecutable, classpath);
             directoryLock = lock;
             zookeeperPortFixed = true;
