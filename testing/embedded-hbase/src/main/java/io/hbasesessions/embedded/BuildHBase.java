@@ -89,9 +89,10 @@ final class BuildHBase {
         return ours && hbase.isRunning() ? Optional.of(hbase) : Optional.empty();
     }
 
+    /** In a directory of its own: a server of this build that ended (HBase aborts when starved of CPU) left its state. */
     private static EmbeddedHBase start(Path directory, ProcessHandle maven) {
         deleteDataOfEndedBuilds(directory);
-        Path dataDirectory = directory.resolve(DATA_PREFIX + ownerName(maven));
+        Path dataDirectory = directory.resolve(DATA_PREFIX + ownerName(maven) + "-" + System.currentTimeMillis());
         EmbeddedHBase hbase = EmbeddedHBase.builder().dataDirectory(dataDirectory).heapMegabytes(HEAP_MEGABYTES)
                 .owner(maven.pid()).build().start();
         Properties server = new Properties();
@@ -131,8 +132,10 @@ final class BuildHBase {
         }
     }
 
-    private static boolean isOwnerAlive(String owner) {
-        long pid = Long.parseLong(owner.substring(0, owner.indexOf('-')));
-        return ProcessHandle.of(pid).map(BuildHBase::ownerName).map(owner::equals).orElse(false);
+    /** {@code dataName}: the owner's pid and start, then the server's start. */
+    private static boolean isOwnerAlive(String dataName) {
+        String[] fields = dataName.split("-");
+        String owner = fields[0] + "-" + fields[1];
+        return ProcessHandle.of(Long.parseLong(fields[0])).map(BuildHBase::ownerName).map(owner::equals).orElse(false);
     }
 }
