@@ -3,7 +3,7 @@ package io.hbasesessions.admin;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The exit codes of every command, documented in {@code --help} and README from these lines. */
+/** The exit codes of every command, documented in {@code --help} and docs/operations.md from these lines. */
 final class ExitCodes {
 
     static final int OK = 0;
@@ -28,7 +28,7 @@ final class ExitCodes {
     private ExitCodes() {
     }
 
-    /** README's table of exit codes, which {@code ReadmeTest} holds to these lines. */
+    /** The table of exit codes in docs/operations.md, which {@code CommandLineDocumentationTest} holds to these lines. */
     static String markdownTable() {
         StringBuilder table = new StringBuilder("| Code | Meaning |\n|---|---|\n");
         list().forEach((code, meaning) -> table.append("| ").append(code).append(" | ").append(meaning).append(" |\n"));

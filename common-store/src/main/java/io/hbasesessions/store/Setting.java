@@ -15,7 +15,7 @@ import java.util.regex.PatternSyntaxException;
  * One setting of the configuration vocabulary that Tomcat attributes, Jetty properties
  * ({@code jetty.session.hbase.NAME}) and the factories share: its name, type, default, allowed values
  * and meaning, defined here once. Everything else (parsing, range checks, the Jetty module's XML and
- * ini template, README's table) is derived from these constants.
+ * ini template, the table of docs/settings.md) is derived from these constants.
  *
  * @param <T> the type of the value
  */

@@ -7,13 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** README's configuration reference is the settings' own: this test prints the table to paste. */
+/** docs/settings.md is the settings' own table: this test prints the table to paste. */
 class SettingsDocumentationTest {
 
     @Test
-    void readmesTableListsEverySettingAsItDefinesItself() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        assertTrue(readme.contains(SettingsReference.markdownTable()),
-                "README.md's configuration table must be:\n" + SettingsReference.markdownTable());
+    void theSettingsPageListsEverySettingAsItDefinesItself() throws IOException {
+        String settings = Files.readString(Path.of("..", "docs", "settings.md"));
+        assertTrue(settings.contains(SettingsReference.markdownTable()),
+                "docs/settings.md's table must be:\n" + SettingsReference.markdownTable());
     }
 }

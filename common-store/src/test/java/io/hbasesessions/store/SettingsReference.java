@@ -3,8 +3,8 @@ package io.hbasesessions.store;
 import java.util.stream.Collectors;
 
 /**
- * The documentation forms of {@link Setting#all()}: README's table, the Jetty module's XML calls and ini
- * template. Tests compare the files with these, so a setting is defined in one place and every file that
+ * The documentation forms of {@link Setting#all()}: the table of docs/settings.md, the Jetty module's XML calls
+ * and ini template. Tests compare the files with these, so a setting is defined in one place and every file that
  * lists it is checked against it (a failing test prints the text to paste).
  */
 public final class SettingsReference {
@@ -12,7 +12,7 @@ public final class SettingsReference {
     private SettingsReference() {
     }
 
-    /** The rows of README's configuration table (after its header). */
+    /** The table of docs/settings.md, its header included. */
     public static String markdownTable() {
         return Setting.all().stream()
                 .map(setting -> "| `" + setting.name() + "` | " + markdownDefault(setting) + " | "

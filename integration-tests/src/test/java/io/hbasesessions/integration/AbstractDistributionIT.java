@@ -14,7 +14,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Two nodes of one container distribution (A and B), installed as README.md says with one state key file copied
+ * Two nodes of one container distribution (A and B), installed as docs/install.md says with one state key file copied
  * to each, sharing the test HBase. The checks of a subclass share the two running servers, in their order, and
  * make sessions of their own.
  */
@@ -30,7 +30,7 @@ abstract class AbstractDistributionIT<S extends InstalledServer> {
     S nodeA;
     S nodeB;
 
-    /** Installs node {@code name}, as README says and with what the test adds, without starting it. */
+    /** Installs node {@code name}, as docs/install.md says and with what the test adds, without starting it. */
     abstract S install(String name, String zookeeperQuorum) throws IOException, InterruptedException;
 
     @BeforeAll
@@ -38,7 +38,7 @@ abstract class AbstractDistributionIT<S extends InstalledServer> {
         hbase = server;
         client = clientConfiguration;
         String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
-        // README's openssl command writes the same: the base64 of 32 random bytes; every node gets a copy.
+        // The openssl command of docs/install.md writes the same: the base64 of 32 random bytes; every node gets a copy.
         stateKeys = TestNodes.writeStateKey(Path.of("target", "it", getClass().getSimpleName() + "-state-keys").toAbsolutePath());
         nodeA = install("a", quorum);
         nodeA.start("a-first-run.log");

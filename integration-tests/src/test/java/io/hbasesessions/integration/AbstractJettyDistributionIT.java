@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real jetty-home with this build's module zip, installed as README.md tells a user into two jetty-bases of
+ * The real jetty-home with this build's module zip, installed as docs/install.md tells a user into two jetty-bases of
  * one Jetty environment (nodes A and B, sharing the test HBase). They serve the shop WAR and
  * {@code form-login-webapp}, whose FORM login authenticates against Jetty's {@code HashLoginService} "Test Realm"
  * ({@code demo-realm}, as Jetty's documentation configures a realm). The checks share the two running servers

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real Tomcat distribution with this build's drop-in jar, installed exactly as README.md tells a user,
+ * The real Tomcat distribution with this build's drop-in jar, installed exactly as docs/install.md tells a user,
  * twice (nodes A and B, two {@code $CATALINA_BASE}s of one version sharing the test HBase); each runs as
  * {@code bin/catalina.sh run}. They serve the shop WAR, Tomcat's own {@code examples} application (its FORM
  * login as Tomcat ships it), {@code form-login-webapp} with the FORM login of its {@code web.xml}, and the same
@@ -50,7 +50,7 @@ abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<Tomca
         return TomcatServer.install(version(), name, zookeeperQuorum, stateKeys, this::extraInstall);
     }
 
-    /** What a test class adds to each node's installation, beyond README's steps and the test's applications. */
+    /** What a test class adds to each node's installation, beyond the steps of docs/install.md and the test's applications. */
     void extraInstall(Path catalinaBase) throws IOException {
         FileTrees.replaceOnce(catalinaBase.resolve("conf/tomcat-users.xml"), "</tomcat-users>",
                 "  <user username=\"" + USER + "\" password=\"" + PASSWORD + "\" roles=\"tomcat,user\"/>\n"
@@ -136,7 +136,7 @@ abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<Tomca
         assertEquals("POST", restored.get("method"), "not the saved request: " + restored);
         assertEquals("mug", restored.get("item"), "the saved request's body was lost: " + restored);
         assertEquals(browser.sessionId(), restored.get("sessionCookie"),
-                "the restored request does not carry the browser's own cookies (README, Limits): " + restored);
+                "the restored request does not carry the browser's own cookies (docs/limits.md): " + restored);
         assertPasswordStoredNowhere();
     }
 
@@ -165,7 +165,7 @@ abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<Tomca
     }
 
     /**
-     * A Limit of README: a DIGEST challenge of one node is no challenge the other node knows: nonces are kept in
+     * A limit in docs/limits.md: a DIGEST challenge of one node is no challenge the other node knows: nonces are kept in
      * the authenticator, and even with the same {@code key} on both nodes the other node asks again.
      */
     @Test
@@ -177,7 +177,7 @@ abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<Tomca
     }
 
     /**
-     * A Limit of README: with {@code cache="false"} Tomcat's FORM authenticator logs the user in again on every
+     * A limit in docs/limits.md: with {@code cache="false"} Tomcat's FORM authenticator logs the user in again on every
      * request from the password it keeps in a session note. The password is never stored, so the login does not
      * outlast the request that made it, even on one node; the log names the note that was not stored.
      */
@@ -188,14 +188,14 @@ abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<Tomca
         assertTrue(browser.get(nodeA.url("nocache/protected/page")).expect(200).body().contains("j_security_check"));
         browser.post(nodeA.url("nocache/j_security_check"), Map.of("j_username", USER, "j_password", PASSWORD)).expect(303);
         assertTrue(browser.get(nodeA.url("nocache/protected/page")).expect(200).body().contains("j_security_check"),
-                "the login outlasted its request: change README's Limits");
+                "the login outlasted its request: change docs/limits.md");
         assertPasswordStoredNowhere();
         assertTrue(Files.readString(nodeA.log()).contains("Session note org.apache.catalina.session.PASSWORD of context "
                 + "[/nocache] is not stored"), "the note that stays with the request is not named in " + nodeA.log());
     }
 
     /**
-     * A Limit of README: Tomcat's manager application lists and expires only the sessions a node holds while
+     * A limit in docs/limits.md: Tomcat's manager application lists and expires only the sessions a node holds while
      * their requests run; none is listed, whatever HBase holds.
      */
     @Test
@@ -206,7 +206,7 @@ abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<Tomca
         String listing = nodeA.manager("text/sessions", "path=/examples");
         assertTrue(listing.startsWith("OK"), listing);
         assertEquals(List.of(), listing.lines().filter(line -> line.contains("minutes:")).toList(),
-                "the manager application lists sessions now: change README's Limits");
+                "the manager application lists sessions now: change docs/limits.md");
         String expired = nodeA.manager("text/expire", "path=/examples&idle=0");
         assertTrue(expired.startsWith("OK"), expired);
         assertTrue(browser.get(nodeA.url("examples/servlets/servlet/SessionExample")).expect(200).body().contains("cart = mug"),
@@ -215,7 +215,7 @@ abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<Tomca
 
     /**
      * Issue #28 item 5: the MBean is registered under the name tomcat-manager/README.md gives (and none for the
-     * manager application, which keeps Tomcat's own manager, as README says), and the node's log has neither
+     * manager application, which keeps Tomcat's own manager, as docs/install.md says), and the node's log has neither
      * ZooKeeper's client environment nor the client's {@code Bits#unaligned()} warning.
      */
     @Test
@@ -225,7 +225,7 @@ abstract class AbstractTomcatDistributionIT extends AbstractDistributionIT<Tomca
         assertTrue(beans.contains("Name: io.hbasesessions:type=SessionStore,container=\"Tomcat/Catalina\","
                 + "context=\"localhost/examples\""), beans);
         assertFalse(beans.contains("context=\"localhost/manager\""),
-                "the manager application, which declares a <Manager> of its own, runs on this one: change README");
+                "the manager application, which declares a <Manager> of its own, runs on this one: change docs/install.md");
         String log = Files.readString(nodeA.log());
         for (String noise : List.of("Client environment:", "Bits#unaligned", "InaccessibleObjectException")) {
             assertFalse(log.contains(noise), "the log has " + noise + ": see " + nodeA.log());

@@ -5,7 +5,7 @@ import java.net.URI;
 import java.nio.file.Path;
 
 /**
- * A container distribution installed as README.md says, run as its own process on a free port of 127.0.0.1;
+ * A container distribution installed as docs/install.md says, run as its own process on a free port of 127.0.0.1;
  * started once every web application answers (its shop's {@code cart.txt}).
  */
 abstract class InstalledServer {
@@ -27,7 +27,7 @@ abstract class InstalledServer {
     /** Where {@code logName} of this server goes. */
     abstract Path logFile(String logName);
 
-    /** This node's copy of the key file README puts in /etc/hbase-sessions/. */
+    /** This node's copy of the key file docs/install.md puts in /etc/hbase-sessions/. */
     abstract Path stateKeys();
 
     /** Starts the server and waits until its applications answer; its output goes to {@code logName}. */

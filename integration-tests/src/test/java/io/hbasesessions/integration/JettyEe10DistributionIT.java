@@ -37,7 +37,7 @@ class JettyEe10DistributionIT extends AbstractJettyDistributionIT {
         server.systemProperty("shiro.ini.main.hbaseSessionDAO.zookeeperQuorum", hbase.zookeeperQuorum() + ":"
                 + hbase.zookeeperPort());
         server.systemProperty("shiro.ini.main.hbaseSessionDAO.keyScope", SHIRO_SCOPE);
-        // As README's Shiro section says, with the key every node of the fleet has.
+        // As the Shiro section of docs/install.md says, with the key every node of the fleet has.
         server.systemProperty("shiro.ini.main.hbaseSessionDAO.stateProtection", "hmac");
         server.systemProperty("shiro.ini.main.hbaseSessionDAO.stateKeyFile", server.stateKeys().toString());
         server.systemProperty("shiro.ini.main.sessionManager", "org.apache.shiro.web.session.mgt.DefaultWebSessionManager");

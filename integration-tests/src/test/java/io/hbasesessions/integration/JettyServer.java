@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real jetty-home with this build's module zip, installed into a new jetty-base exactly as README.md tells a
+ * The real jetty-home with this build's module zip, installed into a new jetty-base exactly as docs/install.md tells a
  * user, for one Jetty environment (ee10 or ee11), and run as {@code java -jar $JETTY_HOME/start.jar} on a free
  * port; the shop WAR is deployed from {@code webapps/}.
  */
 final class JettyServer extends InstalledServer {
 
-    /** What a test adds to a jetty-base after README's steps: modules, users, applications. */
+    /** What a test adds to a jetty-base after the steps of docs/install.md: modules, users, applications. */
     interface Addition {
         void to(JettyServer server) throws IOException, InterruptedException;
     }
@@ -48,7 +48,7 @@ final class JettyServer extends InstalledServer {
     }
 
     /**
-     * README.md's steps, in its order. The module brings its own session cache (the non-sticky-safe cache is the
+     * The steps of docs/install.md, in its order. The module brings its own session cache (the non-sticky-safe cache is the
      * outcome of adding session-store-hbase), so no session-cache module is added with it; Jetty refuses a second
      * provider of session-cache.
      */
@@ -98,7 +98,7 @@ final class JettyServer extends InstalledServer {
         return Files.readString(log);
     }
 
-    /** Not a README step: a free port instead of 8080, on the command line. */
+    /** Not a step of docs/install.md: a free port instead of 8080, on the command line. */
     @Override
     ProcessBuilder command() {
         List<String> arguments = new ArrayList<>(systemProperties);

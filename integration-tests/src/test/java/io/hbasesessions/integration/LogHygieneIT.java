@@ -167,7 +167,7 @@ class LogHygieneIT {
     /**
      * Jetty's own warning for a request whose servlet threw is the request URI as the client sent it,
      * {@code ;jsessionid=} included ({@code ServletChannel.handleException}); no session store can keep
-     * it out, and README says so (Limits). Only those lines are let through.
+     * it out, and docs/limits.md says so. Only those lines are let through.
      */
     private static boolean isJettyEchoOfAUrlTheClientSent(String line) {
         return line.contains(":oeje10s.ServletChannel:") && line.contains(";jsessionid=<session id>");

@@ -28,7 +28,7 @@ class Tomcat11DistributionIT extends AbstractTomcatDistributionIT {
     private static final int THREAD_SLACK = 3;
     private static final int LEAK_CHECKS = 3;
     /**
-     * The jars that excluding common-store from shiro-session-dao leaves out (README, Apache Shiro): the drop-in has
+     * The jars that excluding common-store from shiro-session-dao leaves out (docs/install.md, Apache Shiro): the drop-in has
      * them. Not commons-logging, which Shiro's commons-beanutils needs too.
      */
     private static final List<String> STORE_JARS = List.of("common-store-", "hbase-sessions-api-", "hbase-shaded-client-",
@@ -87,7 +87,7 @@ class Tomcat11DistributionIT extends AbstractTomcatDistributionIT {
     }
 
     /**
-     * What README says may live in the container's {@code lib/} instead of the WAR: with the drop-in jar there,
+     * What docs/install.md says may live in the container's {@code lib/} instead of the WAR: with the drop-in jar there,
      * a Shiro WAR holds only Shiro and {@code shiro-session-dao}; it deploys, logs in and undeploys cleanly.
      */
     @Test

@@ -12,7 +12,7 @@ import java.util.Base64;
 import java.util.Map;
 
 /**
- * One Tomcat distribution installed into a {@code $CATALINA_BASE} of its own exactly as README.md tells a user,
+ * One Tomcat distribution installed into a {@code $CATALINA_BASE} of its own exactly as docs/install.md tells a user,
  * started as {@code bin/catalina.sh run}, on a free port and without a shutdown port (SIGTERM stops it).
  */
 final class TomcatServer extends InstalledServer {
@@ -44,7 +44,7 @@ final class TomcatServer extends InstalledServer {
         return new TomcatServer(catalinaBase, port);
     }
 
-    /** README.md's steps, in its order. */
+    /** The steps of docs/install.md, in its order. */
     private static void installAsReadmeSays(Path catalinaBase, String zookeeperQuorum, Path stateKeys)
             throws IOException {
         Path jar = Path.of(System.getProperty("tomcat.dropin.jar"));
@@ -56,7 +56,7 @@ final class TomcatServer extends InstalledServer {
                 "    <Manager className=\"io.hbasesessions.tomcat.HBaseSessionManager\" zookeeperQuorum=\""
                         + zookeeperQuorum + "\"\n             stateProtection=\"hmac\" stateKeyFile=\"" + keys
                         + "\"/>\n</Context>");
-        // Optional in README.md, but a start takes seconds longer per web application without it.
+        // Optional in docs/install.md, but a start takes seconds longer per web application without it.
         FileTrees.replaceOnce(catalinaBase.resolve("conf/catalina.properties"),
                 "tomcat.util.scan.StandardJarScanFilter.jarsToSkip=\\\n",
                 "tomcat.util.scan.StandardJarScanFilter.jarsToSkip=\\\nhbase-sessions-tomcat-*.jar,\\\n");
@@ -66,7 +66,7 @@ final class TomcatServer extends InstalledServer {
         Files.copy(Path.of(System.getProperty("shop.war")), catalinaBase.resolve("webapps/shop.war"));
     }
 
-    /** Not a README step: a free HTTP port instead of 8080, and no shutdown port (SIGTERM stops Tomcat). */
+    /** Not a step of docs/install.md: a free HTTP port instead of 8080, and no shutdown port (SIGTERM stops Tomcat). */
     private static void useTestPorts(Path catalinaBase, int httpPort) throws IOException {
         Path serverXml = catalinaBase.resolve("conf/server.xml");
         FileTrees.replaceOnce(serverXml, "<Server port=\"8005\"", "<Server port=\"-1\"");
@@ -98,7 +98,7 @@ final class TomcatServer extends InstalledServer {
         return stateKeysIn(catalinaBase);
     }
 
-    /** Where README's key file is in an installation. */
+    /** Where the key file of docs/install.md is in an installation. */
     static Path stateKeysIn(Path catalinaBase) {
         return catalinaBase.resolve("conf/hbase-sessions/state-keys");
     }

@@ -81,7 +81,7 @@ public final class TestNamespace {
 
     /**
      * Whether any row key or cell value of {@code tables} holds {@code bytes}: as {@link #storesBytes}, for
-     * tables outside a test namespace (a server installed as README says uses the default names).
+     * tables outside a test namespace (a server installed as docs/install.md says uses the default names).
      */
     public static boolean anyCellHolds(Configuration client, List<String> tables, byte[] bytes) {
         try (Connection connection = ConnectionFactory.createConnection(client)) {

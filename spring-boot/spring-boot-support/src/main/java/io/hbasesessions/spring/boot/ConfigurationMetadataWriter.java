@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * Writes {@code META-INF/spring-configuration-metadata.json} from the settings at build time, so an IDE
- * completes and explains every {@code hbase.sessions.*} property as README's table does.
+ * completes and explains every {@code hbase.sessions.*} property as the table of docs/settings.md does.
  */
 public final class ConfigurationMetadataWriter {
 
@@ -75,7 +75,7 @@ public final class ConfigurationMetadataWriter {
                 + String.join(", ", values) + "]}";
     }
 
-    /** README's Markdown without its code marks: IDEs show descriptions as plain text. */
+    /** The descriptions' Markdown without its code marks: IDEs show descriptions as plain text. */
     static String plain(String markdown) {
         Matcher matcher = BACKTICKED.matcher(markdown);
         return matcher.replaceAll(match -> Matcher.quoteReplacement(match.group(1)));
