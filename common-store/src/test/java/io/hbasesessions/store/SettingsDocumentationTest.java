@@ -1,19 +1,19 @@
 package io.hbasesessions.store;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** README's configuration reference is the settings' own: this test prints the table to paste. */
+/** docs/settings.md is the settings' own page: generated from them, and regenerated when they change. */
 class SettingsDocumentationTest {
 
     @Test
-    void readmesTableListsEverySettingAsItDefinesItself() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        assertTrue(readme.contains(SettingsReference.markdownTable()),
-                "README.md's configuration table must be:\n" + SettingsReference.markdownTable());
+    void theSettingsPageListsEverySettingAsItDefinesItself() throws IOException {
+        String page = Files.readString(Path.of("..", "docs", "settings.md"));
+        assertEquals(SettingsReference.settingsPage(), page, "docs/settings.md differs from the settings; regenerate "
+                + "it with " + SettingsReference.SETTINGS_PAGE_COMMAND);
     }
 }
