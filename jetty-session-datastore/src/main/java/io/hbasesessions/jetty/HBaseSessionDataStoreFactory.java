@@ -52,4 +52,14 @@ public class HBaseSessionDataStoreFactory extends AbstractSessionDataStoreFactor
             namedSettings.put(name, value);
         }
     }
+
+    /**
+     * The value set for one store setting, as text; null while it keeps the default.
+     *
+     * @throws io.hbasesessions.store.StoreConfigurationException for a name that is no setting
+     */
+    public String getSetting(String name) {
+        Setting.named(name);
+        return namedSettings.get(name);
+    }
 }
