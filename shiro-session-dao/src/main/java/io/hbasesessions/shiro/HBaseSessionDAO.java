@@ -28,7 +28,6 @@ import org.apache.shiro.lang.util.Initializable;
 import org.apache.shiro.session.Session;
 import org.apache.shiro.session.UnknownSessionException;
 import org.apache.shiro.session.mgt.SimpleSession;
-import org.apache.shiro.session.mgt.eis.AbstractSessionDAO;
 import org.apache.shiro.subject.support.DefaultSubjectContext;
 
 /**
@@ -51,7 +50,7 @@ import org.apache.shiro.subject.support.DefaultSubjectContext;
  * index instead of listing sessions ({@link #sweepExpired()}), and Shiro fires {@code onExpiration} for what
  * it ended.
  */
-public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable, Destroyable {
+public class HBaseSessionDAO extends HBaseSessionDAOSetters implements Initializable, Destroyable {
 
     private static final System.Logger LOG = System.getLogger(HBaseSessionDAO.class.getName());
 
@@ -65,11 +64,13 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
 
     /**
      * Sets one store setting by its configuration name; a null or blank value keeps the store's default. The
-     * bean properties below call it, so that {@code shiro.ini} can name each setting.
+     * bean properties of {@link HBaseSessionDAOSetters}, generated from the settings, call it, so that
+     * {@code shiro.ini} can name each setting.
      *
      * @throws StoreConfigurationException for a name that is no setting, or a value that does not parse
      * @throws IllegalStateException once the store is open: a later setting would be silently ignored
      */
+    @Override
     public synchronized void setSetting(String name, String value) {
         if (store != null) {
             throw new IllegalStateException("The HBaseSessionDAO is initialized already, so setting " + name
@@ -290,127 +291,5 @@ public class HBaseSessionDAO extends AbstractSessionDAO implements Initializable
         }
         attributes.putAll(SessionFields.of(session));
         return attributes;
-    }
-
-    // The settings as bean properties, for shiro.ini (Shiro sets properties by their setters).
-
-    public void setHbaseSite(String value) {
-        setSetting("hbaseSite", value);
-    }
-
-    public void setZookeeperQuorum(String value) {
-        setSetting("zookeeperQuorum", value);
-    }
-
-    public void setTable(String value) {
-        setSetting("table", value);
-    }
-
-    public void setIndexTable(String value) {
-        setSetting("indexTable", value);
-    }
-
-    public void setKeyScope(String value) {
-        setSetting("keyScope", value);
-    }
-
-    public void setRegions(String value) {
-        setSetting("regions", value);
-    }
-
-    public void setCompression(String value) {
-        setSetting("compression", value);
-    }
-
-    public void setMaxLifetimeSeconds(String value) {
-        setSetting("maxLifetimeSeconds", value);
-    }
-
-    public void setTouchIntervalSeconds(String value) {
-        setSetting("touchIntervalSeconds", value);
-    }
-
-    public void setLockingMode(String value) {
-        setSetting("lockingMode", value);
-    }
-
-    public void setLeaseTimeoutSeconds(String value) {
-        setSetting("leaseTimeoutSeconds", value);
-    }
-
-    public void setWriteDurability(String value) {
-        setSetting("writeDurability", value);
-    }
-
-    public void setTouchDurability(String value) {
-        setSetting("touchDurability", value);
-    }
-
-    public void setOperationTimeoutMillis(String value) {
-        setSetting("operationTimeoutMillis", value);
-    }
-
-    public void setFailMode(String value) {
-        setSetting("failMode", value);
-    }
-
-    public void setSerializer(String value) {
-        setSetting("serializer", value);
-    }
-
-    public void setAttributeClassFilter(String value) {
-        setSetting("attributeClassFilter", value);
-    }
-
-    public void setAllowedAttributeClasses(String value) {
-        setSetting("allowedAttributeClasses", value);
-    }
-
-    public void setMaxSessionBytes(String value) {
-        setSetting("maxSessionBytes", value);
-    }
-
-    public void setCreateTable(String value) {
-        setSetting("createTable", value);
-    }
-
-    public void setPrincipalAttribute(String value) {
-        setSetting("principalAttribute", value);
-    }
-
-    public void setStateProtection(String value) {
-        setSetting("stateProtection", value);
-    }
-
-    public void setStateKeyFile(String value) {
-        setSetting("stateKeyFile", value);
-    }
-
-    public void setRegionReplicas(String value) {
-        setSetting("regionReplicas", value);
-    }
-
-    public void setTimelineReads(String value) {
-        setSetting("timelineReads", value);
-    }
-
-    public void setTimelineReadAfterMillis(String value) {
-        setSetting("timelineReadAfterMillis", value);
-    }
-
-    public void setCoalesceCalls(String value) {
-        setSetting("coalesceCalls", value);
-    }
-
-    public void setExpiryEvents(String value) {
-        setSetting("expiryEvents", value);
-    }
-
-    public void setExpiryEventDelaySeconds(String value) {
-        setSetting("expiryEventDelaySeconds", value);
-    }
-
-    public void setExpiryTable(String value) {
-        setSetting("expiryTable", value);
     }
 }
