@@ -62,6 +62,9 @@ public abstract class AbstractAdapterContractTest {
      */
     protected abstract AdapterNode startNode(String route, Map<String, String> settings);
 
+    /** What {@code HttpSession.getId()} answers for the session whose cookie is {@code id.route} on this container. */
+    protected abstract String idTheApplicationSees(String id, String route);
+
     @BeforeEach
     void tablesOfThisClass(EmbeddedHBase hbase, TestNamespace namespace) {
         settings = new LinkedHashMap<>();
@@ -222,7 +225,7 @@ public abstract class AbstractAdapterContractTest {
         }
     }
 
-    /** Issue #10 item 8: only the last '.' segment is a route; the session reports its id with this node's route. */
+    /** Issue #10 item 8: only the last '.' segment is a route; the session reports its id as this node names it. */
     @Test
     void onlyTheContainersOwnRouteFormOpensASession() {
         try (AdapterNode node = start()) {
@@ -232,7 +235,8 @@ public abstract class AbstractAdapterContractTest {
             String id = browser.sessionId();
 
             assertEquals("mine", Browser.withCookie(id + ".othernode").get(scope, "op=read").body());
-            assertEquals(id + "." + ROUTE, Browser.withCookie(id + ".othernode").get(scope, "op=id").body());
+            assertEquals(idTheApplicationSees(id, ROUTE),
+                    Browser.withCookie(id + ".othernode").get(scope, "op=id").body());
             for (String forged : new String[] {id + ".a.b", id + "." + id + ".x", id.substring(1) + "." + ROUTE,
                     id + "x." + ROUTE}) {
                 assertEquals("null", Browser.withCookie(forged).get(scope, "op=read").body(), forged);
