@@ -55,7 +55,7 @@ abstract class AbstractDistributionIT<S extends InstalledServer> {
         }
     }
 
-    /** NoSecretsAtRestTest's rule over HTTP: no cell of the default tables holds {@code secret}. */
+    /** The adapter contract's no-password rule over HTTP: no cell of the default tables holds {@code secret}. */
     void assertStoredNowhere(String secret, String what) {
         StoredSessions.assertStoredNowhere(client, secret, what);
     }

@@ -72,9 +72,9 @@ final class StoredSessions implements AutoCloseable {
     }
 
     /**
-     * NoSecretsAtRestTest's rule over HTTP: no cell of the default sessions tables holds {@code secret} (a password,
-     * a session id), in UTF-8 or UTF-16 (all but its last character: Kryo marks the end of an ASCII string in its
-     * last byte).
+     * The adapter contract's no-password-at-rest rule over HTTP: no cell of the default sessions tables holds
+     * {@code secret} (a password, a session id), in UTF-8 or UTF-16 (all but its last character: Kryo marks the
+     * end of an ASCII string in its last byte).
      */
     static void assertStoredNowhere(Configuration client, String secret, String what) {
         String searched = secret.substring(0, secret.length() - 1);

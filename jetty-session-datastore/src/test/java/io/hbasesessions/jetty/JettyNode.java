@@ -1,5 +1,8 @@
 package io.hbasesessions.jetty;
 
+import io.hbasesessions.store.StoreCounters;
+import io.hbasesessions.testing.contract.AbstractAdapterContractTest;
+import io.hbasesessions.testing.contract.AdapterNode;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,13 +22,12 @@ import org.eclipse.jetty.util.security.Password;
 /**
  * One embedded Jetty server serving the real test WAR at {@value #CONTEXT_PATH}, configured as an
  * embedded-Jetty user would: an {@link HBaseSessionDataStoreFactory} bean, and a session cache that
- * evicts on request exit (non-sticky) and stores before the response is committed.
+ * evicts on request exit (non-sticky) and stores before the response is committed. Its realm knows the
+ * contract suite's user. (testing/jetty-node cannot serve this module's tests: it is built from this module.)
  */
-final class JettyNode implements AutoCloseable {
+final class JettyNode implements AdapterNode {
 
     static final String CONTEXT_PATH = "/app";
-    static final String USER = "alice";
-    static final String PASSWORD = "pw-unique-7Hq2Zx";
 
     private final Server server;
     private final WebAppContext webapp;
@@ -89,7 +91,8 @@ final class JettyNode implements AutoCloseable {
         return Path.of(System.getProperty("test.war", "target/wars/test-webapp.war"));
     }
 
-    URI servlet() {
+    @Override
+    public URI servlet() {
         return URI.create("http://127.0.0.1:" + connector.getLocalPort() + CONTEXT_PATH + "/session");
     }
 
@@ -98,8 +101,9 @@ final class JettyNode implements AutoCloseable {
         return webapp.getSessionHandler().getSessionCache().getSessionDataStore();
     }
 
-    String jettyVersion() {
-        return Server.getVersion();
+    @Override
+    public StoreCounters counters() {
+        return ((HBaseSessionDataStore) sessionDataStore()).getCounters();
     }
 
     @Override
@@ -114,7 +118,8 @@ final class JettyNode implements AutoCloseable {
     /** FORM authentication without constraints: {@code request.login} keeps the user in the session. */
     private static ConstraintSecurityHandler formLogin() {
         UserStore users = new UserStore();
-        users.addUser(USER, new Password(PASSWORD), new String[] {"user"});
+        users.addUser(AbstractAdapterContractTest.USER, new Password(AbstractAdapterContractTest.PASSWORD),
+                new String[] {"user"});
         HashLoginService realm = new HashLoginService("test");
         realm.setUserStore(users);
         ConstraintSecurityHandler security = new ConstraintSecurityHandler();

@@ -40,12 +40,6 @@ final class TestStores {
         return settings;
     }
 
-    static Map<String, String> with(Map<String, String> settings, String name, String value) {
-        Map<String, String> changed = new LinkedHashMap<>(settings);
-        changed.put(name, value);
-        return changed;
-    }
-
     /** A store of the nodes' default scope (the context path), reading the same table. */
     static SessionStore inspector(Map<String, String> settings) {
         StoreSettings.Builder builder = StoreSettings.builder().set(Setting.KEY_SCOPE, JettyNode.CONTEXT_PATH);

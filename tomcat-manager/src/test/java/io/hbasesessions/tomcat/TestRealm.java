@@ -1,15 +1,16 @@
 package io.hbasesessions.tomcat;
 
+import io.hbasesessions.testing.contract.AbstractAdapterContractTest;
 import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 import org.apache.catalina.realm.GenericPrincipal;
 import org.apache.catalina.realm.RealmBase;
 
-/** Two fixed users (password {@value #PASSWORD}), for login tests; public so context.xml can name it. */
+/** Three fixed users with the contract suite's password, for login tests; public so context.xml can name it. */
 public final class TestRealm extends RealmBase {
 
-    static final String PASSWORD = "pw-unique-4Tk9Wm";
+    static final String PASSWORD = AbstractAdapterContractTest.PASSWORD;
     private static final Map<String, List<String>> ROLES = Map.of("alice", List.of("user"), "bob", List.of("user", "admin"),
             "carol", List.of("user"));
 

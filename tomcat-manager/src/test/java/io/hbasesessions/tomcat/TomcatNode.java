@@ -1,5 +1,7 @@
 package io.hbasesessions.tomcat;
 
+import io.hbasesessions.store.StoreCounters;
+import io.hbasesessions.testing.contract.AdapterNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -17,7 +19,7 @@ import org.apache.tomcat.util.scan.StandardJarScanner;
  * An embedded Tomcat serving the real test WAR at {@code /app} on a free port, with a realm for login
  * tests and the session manager the test gives it. Its name is its jvmRoute and its JMX domain.
  */
-final class TomcatNode implements AutoCloseable {
+final class TomcatNode implements AdapterNode {
 
     private final String name;
     private final Path baseDirectory;
@@ -60,7 +62,8 @@ final class TomcatNode implements AutoCloseable {
     }
 
     /** {@code http://127.0.0.1:<port>/app/session}: the test WAR's servlet. */
-    URI servlet() {
+    @Override
+    public URI servlet() {
         return URI.create("http://127.0.0.1:" + tomcat.getConnector().getLocalPort() + "/app/session");
     }
 
@@ -70,6 +73,11 @@ final class TomcatNode implements AutoCloseable {
 
     HBaseSessionManager hbaseManager() {
         return (HBaseSessionManager) context.getManager();
+    }
+
+    @Override
+    public StoreCounters counters() {
+        return hbaseManager().counters();
     }
 
     void stop() {
