@@ -258,9 +258,8 @@ public final class BenchmarkSuite {
     }
 
     private List<Candidate> candidates(String quorum, Path work, List<String> notRun) throws IOException {
-        boolean everyVariant = everyVariant();
         List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum)));
-        if (everyVariant) {
+        if (everyVariant()) {
             candidates.add(callsAlone(Container.TOMCAT, "HBaseSessionManager", quorum));
             candidates.add(expiryEvents(Container.TOMCAT, "HBaseSessionManager", quorum));
         }
@@ -280,14 +279,14 @@ public final class BenchmarkSuite {
                 () -> notRun.add("PersistentManager + DataSourceStore (no --jdbc-url given)"));
         candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
         candidates.add(jettyHBase(quorum));
-        if (everyVariant) {
+        if (everyVariant()) {
             candidates.add(callsAlone(Container.JETTY, "HBaseSessionDataStore", quorum));
         }
         candidates.add(expiryEvents(Container.JETTY, "HBaseSessionDataStore", quorum));
         options.jdbcUrl().ifPresentOrElse(
                 url -> candidates.addAll(List.of(jettyJdbc(url, "jdbc", 60), jettyJdbc(url, "jdbc-save0", 0))),
                 () -> notRun.add("the JDBC store, savePeriodSec 60 and 0 (no --jdbc-url given)"));
-        if (!everyVariant) {
+        if (!everyVariant()) {
             notRun.add("coalesceCalls=false, and Tomcat's expiryEvents=true (the smoke run; Jetty's shows what it costs)");
         }
         return candidates;
