@@ -138,7 +138,11 @@ public final class BenchmarkSuite {
                 laps.end("scale");
             }
             if (options.parts().contains("heap")) {
-                new HeapBenchmark(List.of(tomcatInMemory(), tomcatHBase(quorum)), work.resolve("heap"))
+                Candidate inMemory = tomcatInMemory();
+                Candidate hbaseStore = tomcatHBase(quorum);
+                // The smoke run measures the HBase store's node only: the in-memory node's path runs in part http.
+                new HeapBenchmark(everyVariant() ? List.of(inMemory, hbaseStore) : List.of(hbaseStore),
+                        everyVariant() ? List.of() : List.of(inMemory), work.resolve("heap"))
                         .run(report, sizes.heapSessions);
                 laps.end("heap");
             }
@@ -147,12 +151,16 @@ public final class BenchmarkSuite {
                         hbase.rootDirectory(), hbase::pid, output).run(report, SizingBenchmark.Plan.of(sizes));
                 laps.end("sizing");
             }
+            // The smoke run measures HBase's defaults on this HBase, which has them, instead of starting two more.
+            if (options.parts().contains("server") && !everyVariant()) {
+                serverSettings(work, backendCpus).runDefaultsOn(hbase, report, SMALL_MACHINE_SERVER_SETTINGS,
+                        sizes.httpWarmup, sizes.httpMeasured);
+                laps.end("server");
+            }
         }
         laps.end("HBase stop");
-        if (options.parts().contains("server")) {
-            new ServerSettingsBenchmark(settings -> hbase(work.resolve("hbase-" + (settings.isEmpty() ? "defaults"
-                    : "tuned")), settings, backendCpus, List.of()), BenchmarkSuite::tomcatHBase, loadGenerator(work),
-                    work.resolve("server"), sizes.httpSessions)
+        if (options.parts().contains("server") && everyVariant()) {
+            serverSettings(work, backendCpus)
                     .run(report, SMALL_MACHINE_SERVER_SETTINGS, sizes.httpWarmup, sizes.httpMeasured);
             laps.end("server");
         }
@@ -186,6 +194,21 @@ public final class BenchmarkSuite {
                 .cpuAffinity(cpus)
                 .build()
                 .start();
+    }
+
+    /** Part server: each settings' rows on a fresh standalone HBase started with them. */
+    private ServerSettingsBenchmark serverSettings(Path work, Optional<String> backendCpus) {
+        return new ServerSettingsBenchmark(settings -> hbase(work.resolve("hbase-" + (settings.isEmpty() ? "defaults"
+                : "tuned")), settings, backendCpus, List.of()), BenchmarkSuite::tomcatHBase, loadGenerator(work),
+                work.resolve("server"), options.sizes().httpSessions);
+    }
+
+    /**
+     * Whether each part runs every variant it compares; the build's smoke run keeps one where each variant runs the
+     * same code (its section must not rot), and its rows say which it left out.
+     */
+    private boolean everyVariant() {
+        return options.sizes() != Sizes.SMOKE;
     }
 
     /** A {@code stateKeyFile} of one random key, as {@code openssl rand -base64 32} makes one. */
@@ -235,13 +258,11 @@ public final class BenchmarkSuite {
     }
 
     private List<Candidate> candidates(String quorum, Path work, List<String> notRun) throws IOException {
-        // The build's smoke run keeps one variant of the HBase rows (its section must not rot), not every one.
-        boolean everyVariant = options.sizes() != Sizes.SMOKE;
         List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum)));
-        if (everyVariant) {
+        if (everyVariant()) {
             candidates.add(callsAlone(Container.TOMCAT, "HBaseSessionManager", quorum));
+            candidates.add(expiryEvents(Container.TOMCAT, "HBaseSessionManager", quorum));
         }
-        candidates.add(expiryEvents(Container.TOMCAT, "HBaseSessionManager", quorum));
         if (options.redis().isPresent()) {
             Path config = work.resolve("redisson.yaml");
             Files.createDirectories(work);
@@ -258,13 +279,16 @@ public final class BenchmarkSuite {
                 () -> notRun.add("PersistentManager + DataSourceStore (no --jdbc-url given)"));
         candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
         candidates.add(jettyHBase(quorum));
-        if (everyVariant) {
+        if (everyVariant()) {
             candidates.add(callsAlone(Container.JETTY, "HBaseSessionDataStore", quorum));
         }
         candidates.add(expiryEvents(Container.JETTY, "HBaseSessionDataStore", quorum));
         options.jdbcUrl().ifPresentOrElse(
                 url -> candidates.addAll(List.of(jettyJdbc(url, "jdbc", 60), jettyJdbc(url, "jdbc-save0", 0))),
                 () -> notRun.add("the JDBC store, savePeriodSec 60 and 0 (no --jdbc-url given)"));
+        if (!everyVariant()) {
+            notRun.add("coalesceCalls=false, and Tomcat's expiryEvents=true (the smoke run; Jetty's shows what it costs)");
+        }
         return candidates;
     }
 

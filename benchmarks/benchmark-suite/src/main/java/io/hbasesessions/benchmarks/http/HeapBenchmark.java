@@ -17,10 +17,13 @@ public final class HeapBenchmark {
     private static final double MEGABYTE = 1024.0 * 1024;
 
     private final List<Candidate> candidates;
+    private final List<Candidate> notRun;
     private final Path workDirectory;
 
-    public HeapBenchmark(List<Candidate> candidates, Path workDirectory) {
+    /** {@code notRun}: the candidates the build's smoke run leaves out, each listed in a row that says so. */
+    public HeapBenchmark(List<Candidate> candidates, List<Candidate> notRun, Path workDirectory) {
         this.candidates = candidates;
+        this.notRun = notRun;
         this.workDirectory = workDirectory;
     }
 
@@ -39,6 +42,7 @@ public final class HeapBenchmark {
                         Report.number((double) (after - before) / sessions)));
             }
         }
+        notRun.forEach(candidate -> rows.add(Report.cells(candidate.label(), "not run in the smoke run", "", "", "", "")));
         report.table(List.of("session manager", "sessions created", "held by the node", "heap before MB",
                 "heap after MB", "heap bytes per session"), rows);
         report.note("Heap in use after full collections (-Xmx2g, G1). Sessions are alive: created within the last "

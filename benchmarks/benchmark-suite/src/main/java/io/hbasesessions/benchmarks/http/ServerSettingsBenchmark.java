@@ -40,36 +40,60 @@ public final class ServerSettingsBenchmark {
     }
 
     public void run(Report report, Map<String, String> settings, Duration warmup, Duration measured) throws Exception {
+        heading(report);
+        Map<Workload, Result> defaults = measureOnFresh("defaults", Map.of(), warmup, measured);
+        tabulate(report, settings, defaults, measureOnFresh("tuned", settings, warmup, measured), warmup, measured);
+    }
+
+    /**
+     * The build's smoke run: HBase's defaults only, on {@code running}, an HBase already started with them, instead of
+     * two fresh ones; the rows of {@code settings} say that they were not run.
+     */
+    public void runDefaultsOn(EmbeddedHBase running, Report report, Map<String, String> settings, Duration warmup,
+            Duration measured) throws Exception {
+        heading(report);
+        tabulate(report, settings, measure(running, "defaults", warmup, measured), Map.of(), warmup, measured);
+    }
+
+    private static void heading(Report report) {
         report.heading("3b. HBase server settings: HBase's defaults against settings sized for a small machine");
-        Map<Workload, Result> defaults = measure("defaults", Map.of(), warmup, measured);
-        Map<Workload, Result> tuned = measure("tuned", settings, warmup, measured);
+    }
+
+    private void tabulate(Report report, Map<String, String> settings, Map<Workload, Result> defaults,
+            Map<Workload, Result> tuned, Duration warmup, Duration measured) {
         List<List<String>> rows = new ArrayList<>();
         for (Workload workload : Workload.values()) {
             rows.add(row("HBase 2.6 defaults", defaults.get(workload), defaults.get(workload)));
-            rows.add(row(describe(settings), tuned.get(workload), defaults.get(workload)));
+            rows.add(tuned.containsKey(workload) ? row(describe(settings), tuned.get(workload), defaults.get(workload))
+                    : Report.cells(describe(settings), workload.label(), "not run in the smoke run", "", "", "", "", "", ""));
         }
         report.table(List.of("server settings", "workload", "req/s", "vs defaults", "p50 ms", "p99 ms",
                 "node CPU µs/req", "HBase CPU µs/req", "vs defaults"), rows);
-        report.note("One fresh standalone HBase per settings, the same node program and store defaults; "
+        report.note((tuned.isEmpty() ? "The smoke run's defaults on the suite's HBase" : "One fresh standalone HBase per "
+                + "settings") + ", the same node program and store defaults; "
                 + candidateOnQuorum.apply("-").label() + ", " + HttpBenchmark.CONNECTIONS + " connections over "
                 + Report.count(sessions) + " sessions; warm-up "
                 + Report.seconds(warmup) + " s, measured " + Report.seconds(measured) + " s per row. CPU per request as in "
                 + "section 3.");
     }
 
-    private Map<Workload, Result> measure(String name, Map<String, String> settings, Duration warmup,
+    private Map<Workload, Result> measureOnFresh(String name, Map<String, String> settings, Duration warmup,
             Duration measured) throws Exception {
-        Map<Workload, Result> results = new EnumMap<>(Workload.class);
         try (EmbeddedHBase hbase = startHBase.apply(settings)) {
-            Candidate candidate = candidateOnQuorum.apply(hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
-            Path node = workDirectory.resolve(name);
-            try (ControlledNode started = ControlledNode.start(candidate, node, node.resolveSibling(name + ".log"),
-                    false)) {
-                Traffic traffic = HttpBenchmark.traffic(started, sessions);
-                for (Workload workload : Workload.values()) {
-                    results.put(workload, HttpBenchmark.measure(started, candidate, workload, load, traffic, hbase::pid,
-                            warmup, measured));
-                }
+            return measure(hbase, name, warmup, measured);
+        }
+    }
+
+    private Map<Workload, Result> measure(EmbeddedHBase hbase, String name, Duration warmup, Duration measured)
+            throws Exception {
+        Map<Workload, Result> results = new EnumMap<>(Workload.class);
+        Candidate candidate = candidateOnQuorum.apply(hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
+        Path node = workDirectory.resolve(name);
+        try (ControlledNode started = ControlledNode.start(candidate, node, node.resolveSibling(name + ".log"), false)) {
+            Traffic traffic = HttpBenchmark.traffic(started, sessions);
+            for (Workload workload : Workload.values()) {
+                results.put(workload, HttpBenchmark.measure(started, candidate, workload, load, traffic, hbase::pid,
+                        warmup, measured));
             }
         }
         return results;
