@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
@@ -34,6 +35,8 @@ final class BuildHBase {
     private static final String DATA_PREFIX = "hbase-";
     /** A server shared by every module's tables: more regions than one module's. */
     private static final int HEAP_MEGABYTES = 768;
+    /** Every module's tests wait for this one start: on a loaded machine it may take longer than one JVM's 90 s. */
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
 
     private BuildHBase() {
     }
@@ -94,7 +97,7 @@ final class BuildHBase {
         deleteDataOfEndedBuilds(directory);
         Path dataDirectory = directory.resolve(DATA_PREFIX + ownerName(maven) + "-" + System.currentTimeMillis());
         EmbeddedHBase hbase = EmbeddedHBase.builder().dataDirectory(dataDirectory).heapMegabytes(HEAP_MEGABYTES)
-                .owner(maven.pid()).build().start();
+                .startTimeout(START_TIMEOUT).owner(maven.pid()).build().start();
         Properties server = new Properties();
         server.setProperty("owner", ownerName(maven));
         server.setProperty("dataDirectory", dataDirectory.toAbsolutePath().toString());
