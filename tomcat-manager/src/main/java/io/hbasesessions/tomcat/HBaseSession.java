@@ -1,9 +1,14 @@
 package io.hbasesessions.tomcat;
 
+import io.hbasesessions.store.SaveResult;
 import io.hbasesessions.store.SessionIds;
 import io.hbasesessions.store.SessionPrincipal;
 import io.hbasesessions.store.SessionRecord;
+import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.SessionStoreException;
 import io.hbasesessions.store.StoredSession;
+import jakarta.servlet.http.HttpSessionActivationListener;
+import jakarta.servlet.http.HttpSessionEvent;
 import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,17 +28,21 @@ import org.apache.juli.logging.LogFactory;
  * One request's copy of a session held in HBase: a {@link StandardSession} whose attribute map is the
  * store's {@link io.hbasesessions.store.SessionAttributes} (decoded when first read, tracked for the
  * save) and whose metadata translates to and from the store's {@link SessionRecord}. It lives for that
- * request only: loaded (or created) when the request first asks for it, saved and dropped when the
- * request ends. The notes Tomcat's FORM login needs on the next request travel with it ({@link FormLoginNotes});
- * the others live as long as the copy. A login travels as the record's {@link SessionPrincipal} (name, roles, auth type; never
- * a password) and comes back as a {@link GenericPrincipal}, whichever container logged the user in.
+ * request only: loaded (or created) by the manager when the request first asks for it, then saved, passivated
+ * and dropped by the request's {@link RequestSessions}, in the store it came from. The notes Tomcat's FORM login
+ * needs on the next request travel with it ({@link FormLoginNotes}); the others live as long as the copy. A
+ * login travels as the record's {@link SessionPrincipal} (name, roles, auth type; never a password) and comes
+ * back as a {@link GenericPrincipal}, whichever container logged the user in.
  */
 final class HBaseSession extends StandardSession {
 
     private static final Log log = LogFactory.getLog(HBaseSession.class);
 
     private final HBaseSessionManager sessionManager;
+    private volatile SessionStore store;
     private volatile StoredSession stored;
+    /** Whether Tomcat's login is this copy's to store (the manager's {@code persistAuthentication}). */
+    private volatile boolean persistLogin;
     /** Counts changes of metadata (login, timeout, invalidation), for {@link #changes()}. */
     private volatile long metadataChanges;
     /** Set for a session the store's expiry sweep already deleted: its expiry only fires Tomcat's events. */
@@ -44,18 +53,23 @@ final class HBaseSession extends StandardSession {
         this.sessionManager = manager;
     }
 
-    /** Makes a session the manager just created use {@code session}'s attributes. */
-    void bindNew(StoredSession session) {
+    /** Binds a session the manager just created to {@code session}, new in {@code store}: its attributes become this session's. */
+    void bindNew(SessionStore store, StoredSession session, boolean persistLogin) {
+        this.store = store;
+        this.persistLogin = persistLogin;
         stored = session;
         attributes = session.attributes();
     }
 
     /**
-     * Becomes the stored {@code session} under {@code id} (canonical: the raw id with this node's route).
-     * Sets the fields directly: no events fire, and the manager decides whether this copy is registered.
+     * Becomes {@code store}'s stored {@code session} under {@code id} (canonical: the raw id with this node's
+     * route), with its login when {@code persistLogin}. Sets the fields directly: no events fire, and the
+     * manager decides whether this copy is registered.
      */
-    void restore(String canonicalId, StoredSession session, boolean restoreLogin) {
+    void restore(String canonicalId, SessionStore store, StoredSession session, boolean persistLogin) {
         SessionRecord record = session.record();
+        this.store = store;
+        this.persistLogin = persistLogin;
         stored = session;
         id = canonicalId;
         creationTime = record.creationTime().toEpochMilli();
@@ -65,7 +79,7 @@ final class HBaseSession extends StandardSession {
         isNew = false;
         isValid = true;
         attributes = session.attributes();
-        if (restoreLogin) {
+        if (persistLogin) {
             record.login().ifPresent(login -> {
                 principal = new GenericPrincipal(login.name(), login.roles());
                 authType = login.authType();
@@ -87,7 +101,7 @@ final class HBaseSession extends StandardSession {
      * restores nor stores logins, so a login another container stored stays unless Tomcat logged
      * someone in here.
      */
-    SessionRecord record(boolean persistLogin) {
+    SessionRecord record() {
         Optional<SessionPrincipal> login = loginOf(getPrincipal(), getAuthType());
         if (login.isEmpty() && !persistLogin) {
             login = stored.record().login();
@@ -127,7 +141,7 @@ final class HBaseSession extends StandardSession {
         }
         FormLoginNotes.encode(name, value, idsOfThisSession()).ifPresentOrElse(
                 bytes -> stored.attributes().putNote(name, bytes), () -> stored.attributes().removeNote(name));
-        sessionManager.saveNow();
+        saveNow();
     }
 
     /** A note that travels is read from the stored session the first time this copy is asked for it. */
@@ -183,7 +197,49 @@ final class HBaseSession extends StandardSession {
     public void setPrincipal(Principal principal) {
         metadataChanges++;
         super.setPrincipal(principal);
-        sessionManager.saveNow();
+        saveNow();
+    }
+
+    /**
+     * Saves the sessions of the request this thread serves, now: for what Tomcat's authenticators change right
+     * before they commit a response themselves, past the request's guards (the login page they forward to, the
+     * redirect after {@code j_security_check}), so that the next request, on any node, finds it.
+     */
+    private void saveNow() {
+        RequestSessions request = RequestSessions.current(sessionManager);
+        if (request != null) {
+            request.save();
+        }
+    }
+
+    /** Writes what changed; a session invalidated or revoked elsewhere meanwhile is not stored again, and ends here. */
+    void save() {
+        if (store.save(stored, record()) == SaveResult.GONE) {
+            log.debug("A session was invalidated or revoked elsewhere during the request; not stored again");
+            setValid(false);
+        }
+    }
+
+    /**
+     * The request is over for this copy: the activation listeners among the attributes it decoded hear that it
+     * leaves this JVM (the others were never activated here; Tomcat's {@link #passivate()} would decode them all).
+     */
+    void passivateDecoded() {
+        for (Object value : stored.attributes().liveValues()) {
+            if (value instanceof HttpSessionActivationListener listener) {
+                listener.sessionWillPassivate(new HttpSessionEvent(getSession()));
+            }
+        }
+    }
+
+    /** Drops this copy: its manager forgets it and a pessimistic lease its load took is given back (if HBase can be asked). */
+    void drop() {
+        sessionManager.forget(this);
+        try {
+            store.release(stored);
+        } catch (SessionStoreException e) {
+            log.warn("Could not give back a session lease; it ends with its timeout: " + e.getMessage());
+        }
     }
 
     @Override
@@ -214,7 +270,9 @@ final class HBaseSession extends StandardSession {
     @Override
     public void expire(boolean notify) {
         if (isValidInternal() && !expiring && !endedInStore) {
-            sessionManager.deleteStored(this);
+            if (stored.isStored()) {
+                store.delete(stored);
+            }
             metadataChanges++;
         }
         super.expire(notify);

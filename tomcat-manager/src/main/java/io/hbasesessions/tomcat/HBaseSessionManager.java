@@ -27,7 +27,6 @@ import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.Session;
-import org.apache.catalina.connector.Request;
 import org.apache.catalina.session.ManagerBase;
 import org.apache.catalina.session.StandardSession;
 import org.apache.juli.logging.Log;
@@ -37,12 +36,12 @@ import org.apache.juli.logging.LogFactory;
  * Non-sticky Tomcat sessions kept in HBase:
  * {@code <Manager className="io.hbasesessions.tomcat.HBaseSessionManager" zookeeperQuorum="zk1,zk2,zk3"/>}.
  *
- * <p>Each request reads its session from HBase once, works on its own copy, and {@link HBaseSessionValve}
- * saves that copy before the response can be committed and drops it when the request ends: no node
- * keeps a session between requests, so any node can serve the next one. What is written is decided by
- * the store (only changed attributes, debounced access-time touches, concurrent changes merged per
- * attribute). Concurrent requests on one node do not share a copy: each save must compare against the
- * state its own request started from.
+ * <p>This manager finds and creates sessions. Each request reads its session from HBase once and works on its
+ * own copy, which the request's {@link RequestSessions} (bound by {@link HBaseSessionValve}) saves before the
+ * response can be committed and drops when the request ends: no node keeps a session between requests, so any
+ * node can serve the next one. What is written is decided by the store (only changed attributes, debounced
+ * access-time touches, concurrent changes merged per attribute). Concurrent requests on one node do not share a
+ * copy: each save must compare against the state its own request started from.
  *
  * <p>Expiry is the store's check on every read plus HBase's TTL; this manager never scans HBase. So
  * {@code HttpSessionListener.sessionDestroyed} fires on {@code invalidate()} (on the node that
@@ -191,7 +190,7 @@ public class HBaseSessionManager extends ManagerBase {
         }
         for (StoredSession session : ended) {
             HBaseSession expired = new HBaseSession(this);
-            expired.restore(canonicalId(session.record().id()), session, getPersistAuthentication());
+            expired.restore(canonicalId(session.record().id()), current, session, getPersistAuthentication());
             expired.expireEndedInStore();
         }
     }
@@ -270,7 +269,9 @@ public class HBaseSessionManager extends ManagerBase {
         RequestSessions request = RequestSessions.current(this);
         SessionRecord record = SessionRecord.created(session.rawId(), Instant.ofEpochMilli(session.getCreationTime()),
                 Duration.ofSeconds(session.getMaxInactiveInterval()));
-        session.bindNew(store().newSession(record, request != null && request.isDegraded()));
+        SessionStore opened = store();
+        session.bindNew(opened, opened.newSession(record, request != null && request.isDegraded()),
+                getPersistAuthentication());
         watchActivation(session);
         if (request != null) {
             request.created(session);
@@ -300,9 +301,10 @@ public class HBaseSessionManager extends ManagerBase {
 
     private HBaseSession load(String id, RequestSessions request) {
         String rawId = SessionIds.withoutRoute(id);
+        SessionStore opened = store();
         Optional<StoredSession> loaded;
         try {
-            loaded = store().load(rawId);
+            loaded = opened.load(rawId);
         } catch (StoreUnavailableException e) {
             if (!settings.get(Setting.FAIL_MODE).continuesWithoutSession()) {
                 throw e;
@@ -314,12 +316,12 @@ public class HBaseSessionManager extends ManagerBase {
             }
             return null;
         }
-        return loaded.map(stored -> activate(rawId, stored)).orElse(null);
+        return loaded.map(stored -> activate(rawId, opened, stored)).orElse(null);
     }
 
-    private HBaseSession activate(String rawId, StoredSession stored) {
+    private HBaseSession activate(String rawId, SessionStore opened, StoredSession stored) {
         HBaseSession session = new HBaseSession(this);
-        session.restore(canonicalId(rawId), stored, getPersistAuthentication());
+        session.restore(canonicalId(rawId), opened, stored, getPersistAuthentication());
         watchActivation(session);
         add(session);
         return session;
@@ -349,7 +351,7 @@ public class HBaseSessionManager extends ManagerBase {
             boolean notifyContainerListeners) {
         HBaseSession copy = (HBaseSession) session;
         if (copy.stored().isStored()) {
-            SaveResult moved = store().changeId(copy.stored(), copy.record(getPersistAuthentication()),
+            SaveResult moved = store().changeId(copy.stored(), copy.record(),
                     SessionIds.withoutRoute(newId));
             if (moved == SaveResult.GONE) {
                 log.debug("A session was invalidated or revoked elsewhere while its id changed; not stored again");
@@ -363,36 +365,6 @@ public class HBaseSessionManager extends ManagerBase {
         super.changeSessionId(session, newId, notifySessionListeners, notifyContainerListeners);
     }
 
-    /** Invalidation: the stored session and its user index entry go. */
-    void deleteStored(HBaseSession session) {
-        if (session.stored().isStored()) {
-            store().delete(session.stored());
-        }
-    }
-
-    /**
-     * Saves the sessions of a request that is about to commit its response, unless nothing changed since
-     * the last time. False when the store failed: the response must then be the failure.
-     */
-    boolean flushBeforeCommit(Request request, RequestSessions sessions) {
-        if (sessions.changedSinceLastFlush()) {
-            flush(request, sessions);
-        }
-        return sessions.failure() == null;
-    }
-
-    /**
-     * Saves the sessions of the request this thread serves, now: for what Tomcat's authenticators change right
-     * before they commit a response themselves, past the valve's guard (the login page they forward to, the
-     * redirect after {@code j_security_check}), so that the next request, on any node, finds it.
-     */
-    void saveNow() {
-        RequestSessions request = RequestSessions.current(this);
-        if (request != null) {
-            flush(request.request(), request);
-        }
-    }
-
     /**
      * Says once per note name that a session note Tomcat (or a valve) set is not stored: it lives as long as the
      * request's copy of the session, and the next request, on any node, does not have it.
@@ -404,53 +376,12 @@ public class HBaseSessionManager extends ManagerBase {
         }
     }
 
-    /** Saves every session the request holds; a failure is recorded in {@code sessions} and stops the saves. */
-    void flush(Request request, RequestSessions sessions) {
-        if (sessions.failure() != null) {
-            return;
-        }
-        try {
-            for (HBaseSession copy : sessions.sessionsToSave(request)) {
-                if (copy.isValid()) {
-                    save(copy);
-                }
-            }
-        } catch (SessionStoreException e) {
-            sessions.failed(e);
-        }
-        sessions.flushed();
-    }
-
-    private void save(HBaseSession copy) {
-        if (store().save(copy.stored(), copy.record(getPersistAuthentication())) == SaveResult.GONE) {
-            log.debug("A session was invalidated or revoked elsewhere during the request; not stored again");
-            copy.setValid(false);
-        }
-    }
-
-    /** The request is over: its copies are passivated and dropped, their pessimistic leases given back. */
-    void end(RequestSessions sessions) {
-        for (HBaseSession copy : sessions.takeCopies()) {
-            for (Object value : copy.stored().attributes().liveValues()) {
-                if (value instanceof HttpSessionActivationListener listener) {
-                    listener.sessionWillPassivate(new HttpSessionEvent(copy.getSession()));
-                }
-            }
-            drop(copy);
-        }
-    }
-
-    /** Drops a copy, giving back a pessimistic lease its load took (if HBase can be asked). */
-    void drop(HBaseSession copy) {
+    /**
+     * Forgets a copy its request dropped. Concurrent requests on this node hold copies of their own under one
+     * id: only the copy registered under its id is removed.
+     */
+    void forget(HBaseSession copy) {
         sessions.remove(copy.getIdInternal(), copy);
-        SessionStore current = store;
-        if (current != null) {
-            try {
-                current.release(copy.stored());
-            } catch (SessionStoreException e) {
-                log.warn("Could not give back a session lease; it ends with its timeout: " + e.getMessage());
-            }
-        }
     }
 
     private SessionStore store() {

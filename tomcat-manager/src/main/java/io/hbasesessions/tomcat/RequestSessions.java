@@ -1,20 +1,27 @@
 package io.hbasesessions.tomcat;
 
 import io.hbasesessions.store.SessionStoreException;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.catalina.Manager;
 import org.apache.catalina.Session;
 import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
 
 /**
- * The sessions one request looked up or created, so each id is read from HBase at most once per
- * request (Tomcat asks the manager from several places), every copy is saved before the response is
- * committed, and every copy is dropped when the request ends. {@link HBaseSessionValve} binds it to
- * the request's thread for each dispatch; it is kept as a request note across the dispatches of an
- * asynchronous request.
+ * One request's sessions, and their saving: each id is read from HBase at most once per request (Tomcat
+ * asks the manager from several places, and the manager answers from here), every copy is saved before the
+ * response can be committed, by any path, and once more when the request ends if it changed, then dropped.
+ * A store failure is recorded, and the request is answered with it ({@link FailureAnswer}) instead of
+ * the application's answer. {@link HBaseSessionValve} binds it to the request's thread for each dispatch;
+ * it is kept as a request note across the dispatches of an asynchronous request. Besides the load the
+ * manager hands to a lookup, it calls only the sessions it holds, which call their store.
  *
  * <p>Tomcat looks sessions up before the valve runs, too: the connector checks each session cookie
  * (one request may carry many), a {@code ServletRequestListener} or an engine or host valve may ask.
@@ -32,31 +39,38 @@ final class RequestSessions {
     private static final int MAX_EARLY_LOOKUPS = 16;
 
     /** A lookup made on this thread before any request was bound: its manager, the very id string, what it found. */
-    private record EarlyLookup(HBaseSessionManager manager, String id, HBaseSession found) {
+    private record EarlyLookup(Manager manager, String id, HBaseSession found) {
     }
 
-    private final HBaseSessionManager manager;
+    /** Whose sessions these are: compared with, never called (hence Tomcat's interface). */
+    private final Manager manager;
     private final Request request;
+    private final Response response;
     /** Lookup results by the id asked for; a null value records that nothing was found. */
     private final Map<String, HBaseSession> byRequestedId = new HashMap<>();
     private final List<HBaseSession> copies = new ArrayList<>();
     private boolean degraded;
     private SessionStoreException failure;
-    private long flushedGeneration = -1;
+    private long savedGeneration = -1;
     private boolean endsWithAsyncRequest;
 
-    private RequestSessions(HBaseSessionManager manager, Request request) {
+    private RequestSessions(Manager manager, Request request, Response response) {
         this.manager = manager;
         this.request = request;
+        this.response = response;
     }
 
-    /** The request's sessions, bound to this thread until {@link #unbind()}; adopts this request's early lookups. */
-    static RequestSessions bind(Request request, HBaseSessionManager manager) {
+    /**
+     * The request's sessions, bound to this thread until {@link #unbind()}; adopts this request's early lookups.
+     * The first time, the application is given the guarded request and response.
+     */
+    static RequestSessions bind(Request request, Response response, Manager manager) {
         RequestSessions sessions = (RequestSessions) request.getNote(NOTE);
         if (sessions == null) {
-            sessions = new RequestSessions(manager, request);
+            sessions = new RequestSessions(manager, request, response);
             request.setNote(NOTE, sessions);
         }
+        sessions.guard();
         CURRENT.set(sessions);
         String requestedId = request.getRequestedSessionId();
         List<EarlyLookup> early = EARLY.get();
@@ -64,11 +78,21 @@ final class RequestSessions {
             if (lookup.manager() == manager && lookup.id() == requestedId) {
                 sessions.lookupResult(lookup.id(), lookup.found());
             } else if (lookup.found() != null) {
-                lookup.manager().drop(lookup.found());
+                lookup.found().drop();
             }
         }
         early.clear();
         return sessions;
+    }
+
+    /** Once per request (an asynchronous dispatch comes through again): the application gets the guarded objects. */
+    private void guard() {
+        if (!(response.getResponse() instanceof CommitGuardResponse)) {
+            response.setResponse(new CommitGuardResponse(response.getResponse(), this::saveBeforeCommit));
+        }
+        if (!(request.getRequest() instanceof AsyncGuardRequest)) {
+            request.setRequest(new AsyncGuardRequest(request.getRequest(), this::saveBeforeAsyncCompletion));
+        }
     }
 
     static void unbind() {
@@ -76,7 +100,7 @@ final class RequestSessions {
     }
 
     /** The sessions of the request this thread processes for {@code manager}'s context, or null. */
-    static RequestSessions current(HBaseSessionManager manager) {
+    static RequestSessions current(Manager manager) {
         RequestSessions sessions = CURRENT.get();
         return sessions != null && sessions.manager == manager ? sessions : null;
     }
@@ -87,7 +111,7 @@ final class RequestSessions {
     }
 
     /** A lookup before any request is bound, answered once per id string (see the class comment). */
-    static HBaseSession earlyLookup(HBaseSessionManager manager, String id, Supplier<HBaseSession> load) {
+    static HBaseSession earlyLookup(Manager manager, String id, Supplier<HBaseSession> load) {
         List<EarlyLookup> early = EARLY.get();
         for (EarlyLookup lookup : early) {
             if (lookup.manager() == manager && lookup.id() == id) {
@@ -98,7 +122,7 @@ final class RequestSessions {
         if (early.size() == MAX_EARLY_LOOKUPS) {
             EarlyLookup oldest = early.remove(0);
             if (oldest.found() != null) {
-                oldest.manager().drop(oldest.found());
+                oldest.found().drop();
             }
         }
         early.add(new EarlyLookup(manager, id, found));
@@ -169,12 +193,95 @@ final class RequestSessions {
         }
     }
 
-    synchronized SessionStoreException failure() {
+    private synchronized SessionStoreException failure() {
         return failure;
     }
 
+    /**
+     * Before the response can be committed: saves, unless nothing changed since the last save (set or removed
+     * attributes, logins, timeouts, sessions created or invalidated). False when the store failed: the response
+     * must then be the failure.
+     */
+    boolean saveBeforeCommit() {
+        if (changedSinceLastSave()) {
+            save();
+        }
+        return failure() == null;
+    }
+
+    /** Saves every session the request holds, now; a failure is recorded and stops the saves. */
+    void save() {
+        if (failure() != null) {
+            return;
+        }
+        try {
+            for (HBaseSession copy : sessionsToSave()) {
+                if (copy.isValid()) {
+                    copy.save();
+                }
+            }
+        } catch (SessionStoreException e) {
+            failed(e);
+        }
+        saved();
+    }
+
+    /**
+     * After each dispatch of the request: a request that is not asynchronous ends now (saved, answered with the
+     * store's failure if there was one, its copies dropped); an asynchronous one when it completes.
+     */
+    void dispatchEnded() throws IOException {
+        if (request.isAsync()) {
+            endWhenAsyncCompletes();
+            return;
+        }
+        save();
+        SessionStoreException failed = failure();
+        if (failed != null) {
+            FailureAnswer.sendError(request, response, failed);
+        }
+        end();
+    }
+
+    /** An asynchronous request ends when it completes, possibly on another thread, after this dispatch. */
+    private void endWhenAsyncCompletes() {
+        if (!markEndsWithAsyncRequest()) {
+            return;
+        }
+        request.getAsyncContextInternal().addListener(new AsyncListener() {
+            @Override
+            public void onComplete(AsyncEvent event) {
+                end();
+            }
+
+            @Override
+            public void onTimeout(AsyncEvent event) {
+                saveBeforeAsyncCompletion();
+            }
+
+            @Override
+            public void onError(AsyncEvent event) {
+                saveBeforeAsyncCompletion();
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+                // Still the same request.
+            }
+        });
+    }
+
+    /** Before an asynchronous request completes (or times out, or fails): save, and answer with the failure if that fails. */
+    private void saveBeforeAsyncCompletion() {
+        saveBeforeCommit();
+        SessionStoreException failed = failure();
+        if (failed != null) {
+            FailureAnswer.write(response, failed);
+        }
+    }
+
     /** Every copy the request holds, and the session Tomcat's request holds for the application. */
-    synchronized List<HBaseSession> sessionsToSave(Request request) {
+    private synchronized List<HBaseSession> sessionsToSave() {
         List<HBaseSession> sessions = new ArrayList<>(copies);
         if (heldBy(request) instanceof HBaseSession held && held.getManager() == manager && !sessions.contains(held)) {
             sessions.add(held);
@@ -182,16 +289,13 @@ final class RequestSessions {
         return sessions;
     }
 
-    /**
-     * Whether the sessions changed since the last save before a commit: set or removed attributes,
-     * logins, timeouts, sessions created or invalidated. The first time, always.
-     */
-    synchronized boolean changedSinceLastFlush() {
-        return failure == null && generation() != flushedGeneration;
+    /** Whether the sessions changed since the last save before a commit. The first time, always. */
+    private synchronized boolean changedSinceLastSave() {
+        return failure == null && generation() != savedGeneration;
     }
 
-    synchronized void flushed() {
-        flushedGeneration = generation();
+    private synchronized void saved() {
+        savedGeneration = generation();
     }
 
     private long generation() {
@@ -202,15 +306,22 @@ final class RequestSessions {
         return generation;
     }
 
-    /** True the first time only: the valve registers one listener per asynchronous request. */
-    synchronized boolean markEndsWithAsyncRequest() {
+    /** True the first time only: one listener per asynchronous request. */
+    private synchronized boolean markEndsWithAsyncRequest() {
         boolean first = !endsWithAsyncRequest;
         endsWithAsyncRequest = true;
         return first;
     }
 
-    /** Every copy this request held; the request is over for them. */
-    synchronized List<HBaseSession> takeCopies() {
+    /** The request is over: its copies are passivated and dropped, their pessimistic leases given back. */
+    private void end() {
+        for (HBaseSession copy : takeCopies()) {
+            copy.passivateDecoded();
+            copy.drop();
+        }
+    }
+
+    private synchronized List<HBaseSession> takeCopies() {
         List<HBaseSession> taken = List.copyOf(copies);
         copies.clear();
         byRequestedId.clear();

@@ -19,12 +19,11 @@ import io.hbasesessions.benchmarks.shiro.ShiroBenchmark;
 import io.hbasesessions.benchmarks.sizing.SizingBenchmark;
 import io.hbasesessions.benchmarks.store.RequestCostReport;
 import io.hbasesessions.benchmarks.store.RewriteCostBenchmark;
+import io.hbasesessions.benchmarks.store.Sessions;
 import io.hbasesessions.benchmarks.store.StoreBenchmark;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.store.Setting;
-import io.hbasesessions.store.StoreSettings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -40,7 +39,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
@@ -59,8 +57,6 @@ public final class BenchmarkSuite {
     static final Map<String, String> SMALL_MACHINE_SERVER_SETTINGS = Map.of(
             "hbase.regionserver.handler.count", "8",
             "hbase.netty.worker.count", Integer.toString(Runtime.getRuntime().availableProcessors()));
-
-    private static final Properties BUILD = buildProperties();
 
     private final SuiteOptions options;
 
@@ -103,7 +99,7 @@ public final class BenchmarkSuite {
             String quorum = hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort();
             laps.end("HBase start");
             if (options.parts().contains("store")) {
-                StoreBenchmark store = new StoreBenchmark(storeSettings(quorum, "bench_store"), sizes.storeWarmup,
+                StoreBenchmark store = new StoreBenchmark(Sessions.storeSettings(quorum, "bench_store"), sizes.storeWarmup,
                         sizes.storeMeasured, sizes.storeSessions);
                 store.run(report);
                 store.runStateProtection(report, stateKeyFile(work));
@@ -111,12 +107,12 @@ public final class BenchmarkSuite {
                 laps.end("store");
             }
             if (options.parts().contains("rewrites")) {
-                new RewriteCostBenchmark(storeSettings(quorum, "bench_rewrites"), hbase.clientConfiguration(), hbase::pid)
+                new RewriteCostBenchmark(Sessions.storeSettings(quorum, "bench_rewrites"), hbase.clientConfiguration(), hbase::pid)
                         .run(report, sizes.rewriteCounts, sizes.rewriteReads, sizes.rewriteWritesPerRow);
                 laps.end("rewrites");
             }
             if (options.parts().contains("shiro")) {
-                new ShiroBenchmark(storeSettings(quorum, "bench_shiro")).run(report, sizes.shiroSessions);
+                new ShiroBenchmark(Sessions.storeSettings(quorum, "bench_shiro")).run(report, sizes.shiroSessions);
                 laps.end("shiro");
             }
             if (options.parts().contains("http")) {
@@ -133,7 +129,7 @@ public final class BenchmarkSuite {
             }
             // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.
             if (options.parts().contains("scale")) {
-                new ScaleBenchmark(storeSettings(quorum, "bench_scale"), hbase.clientConfiguration(),
+                new ScaleBenchmark(Sessions.storeSettings(quorum, "bench_scale"), hbase.clientConfiguration(),
                         hbase.rootDirectory()).run(report, sizes.scaleSessions, sizes.scaleLoads);
                 laps.end("scale");
             }
@@ -247,16 +243,6 @@ public final class BenchmarkSuite {
         };
     }
 
-    /** The store's default settings on {@code table} of the embedded HBase, in a key scope named after it. */
-    public static StoreSettings storeSettings(String quorum, String table) {
-        return StoreSettings.builder()
-                .set(Setting.ZOOKEEPER_QUORUM, quorum)
-                .set(Setting.TABLE, table)
-                .set(Setting.INDEX_TABLE, table + "_index")
-                .set(Setting.KEY_SCOPE, "/" + table)
-                .build();
-    }
-
     private List<Candidate> candidates(String quorum, Path work, List<String> notRun) throws IOException {
         List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum)));
         if (everyVariant()) {
@@ -267,7 +253,7 @@ public final class BenchmarkSuite {
             Path config = work.resolve("redisson.yaml");
             Files.createDirectories(work);
             Files.writeString(config, "singleServerConfig:\n  address: \"redis://" + options.redis().get() + "\"\n");
-            candidates.add(Candidate.peer(Container.TOMCAT, "redisson", "Redisson " + BUILD.getProperty("redisson.version")
+            candidates.add(Candidate.peer(Container.TOMCAT, "redisson", "Redisson " + BenchmarkBuild.version("redisson")
                     + " (default mode), Redis", Candidate.Backend.REDIS, List.of("--redisson-config", config.toString())));
         } else {
             notRun.add("Redisson (no --redis given)");
@@ -330,19 +316,6 @@ public final class BenchmarkSuite {
         return Map.of("zookeeperQuorum", quorum, "table", "bench_http", "indexTable", "bench_http_index");
     }
 
-    /**
-     * The packaged WAR. A build that stops before the package phase ({@code mvn test}) resolves the
-     * webapp module to its classes directory instead, which no container can serve.
-     */
-    public static Path benchmarkWar() {
-        Path war = Path.of(BUILD.getProperty("benchmark.war"));
-        if (!Files.isRegularFile(war)) {
-            throw new IllegalStateException(war + " is not the packaged benchmark WAR: build with mvn package "
-                    + "(or verify), which packages benchmarks/benchmark-webapp before the suite");
-        }
-        return war;
-    }
-
     private LoadGenerator loadGenerator(Path work) {
         boolean wrk = switch (options.loadGenerator()) {
             case "wrk" -> true;
@@ -363,12 +336,12 @@ public final class BenchmarkSuite {
                 Report.cells("load average at the start", String.format(Locale.ROOT, "%.2f", loadAverage())),
                 Report.cells("OS", System.getProperty("os.name") + " " + System.getProperty("os.version")),
                 Report.cells("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")),
-                Report.cells("HBase (standalone, one JVM, local file system)", BUILD.getProperty("hbase.version")),
-                Report.cells("Tomcat / Jetty (embedded)", BUILD.getProperty("tomcat.version") + " / "
-                        + BUILD.getProperty("jetty.version") + " ee10"),
-                Report.cells("Kryo / JMH", BUILD.getProperty("kryo.version") + " / " + BUILD.getProperty("jmh.version")),
-                Report.cells("Redisson / HikariCP / PostgreSQL JDBC", BUILD.getProperty("redisson.version") + " / "
-                        + BUILD.getProperty("hikaricp.version") + " / " + BUILD.getProperty("postgresql.version")),
+                Report.cells("HBase (standalone, one JVM, local file system)", BenchmarkBuild.version("hbase")),
+                Report.cells("Tomcat / Jetty (embedded)", BenchmarkBuild.version("tomcat") + " / "
+                        + BenchmarkBuild.version("jetty") + " ee10"),
+                Report.cells("Kryo / JMH", BenchmarkBuild.version("kryo") + " / " + BenchmarkBuild.version("jmh")),
+                Report.cells("Redisson / HikariCP / PostgreSQL JDBC", BenchmarkBuild.version("redisson") + " / "
+                        + BenchmarkBuild.version("hikaricp") + " / " + BenchmarkBuild.version("postgresql")),
                 Report.cells("peers", options.peerVersions().orElse("none given"))));
         report.note("Everything runs on this one machine over loopback: HBase, the container node and the load "
                 + "generator " + pinning.map(cpus -> "run on CPUs of their own (" + cpus
@@ -400,16 +373,6 @@ public final class BenchmarkSuite {
 
     private static double loadAverage() {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    }
-
-    private static Properties buildProperties() {
-        Properties properties = new Properties();
-        try (InputStream in = BenchmarkSuite.class.getResourceAsStream("benchmark-build.properties")) {
-            properties.load(in);
-        } catch (IOException | NullPointerException e) {
-            throw new IllegalStateException("benchmark-build.properties is missing: build the suite with Maven", e);
-        }
-        return properties;
     }
 
     private static void deleteRecursively(Path directory) {

@@ -53,7 +53,7 @@ class BenchmarkSuiteSmokeTest {
 
     private static boolean isPackaged() {
         try {
-            BenchmarkSuite.benchmarkWar();
+            BenchmarkBuild.benchmarkWar();
             return true;
         } catch (IllegalStateException e) {
             return false;

@@ -1,6 +1,6 @@
 package io.hbasesessions.benchmarks.http;
 
-import io.hbasesessions.benchmarks.BenchmarkSuite;
+import io.hbasesessions.benchmarks.BenchmarkBuild;
 import io.hbasesessions.benchmarks.node.NodeConsole;
 import io.hbasesessions.benchmarks.node.NodeControl;
 import io.hbasesessions.testing.NodeProcess;
@@ -42,7 +42,7 @@ public final class ControlledNode implements AutoCloseable {
             jvmOptions.add(flightRecording(log.resolveSibling(log.getFileName().toString().replace(".log", ".jfr"))));
         }
         NodeProcess process = NodeProcess.builder(candidate.program())
-                .war(BenchmarkSuite.benchmarkWar())
+                .war(BenchmarkBuild.benchmarkWar())
                 .contextPath("/app")
                 .sessions(candidate.sessions())
                 .storeSettings(candidate.storeSettings())

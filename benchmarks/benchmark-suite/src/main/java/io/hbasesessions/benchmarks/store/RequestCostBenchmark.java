@@ -1,6 +1,5 @@
 package io.hbasesessions.benchmarks.store;
 
-import io.hbasesessions.benchmarks.BenchmarkSuite;
 import io.hbasesessions.benchmarks.webapp.BenchmarkSession;
 import io.hbasesessions.benchmarks.webapp.Cart;
 import io.hbasesessions.store.SaveResult;
@@ -56,7 +55,7 @@ public class RequestCostBenchmark {
 
     @Setup(Level.Trial)
     public void openStoreAndCreateSessions() {
-        store = SessionStores.open(BenchmarkSuite.storeSettings(zookeeperQuorum, TABLE), Sessions.WEBAPP);
+        store = SessionStores.open(Sessions.storeSettings(zookeeperQuorum, TABLE), Sessions.WEBAPP);
         for (int user = 0; user < SESSIONS; user++) {
             ids.add(Sessions.create(store, user).record().id());
         }

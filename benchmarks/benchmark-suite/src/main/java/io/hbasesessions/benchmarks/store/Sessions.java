@@ -3,6 +3,8 @@ package io.hbasesessions.benchmarks.store;
 import io.hbasesessions.benchmarks.webapp.BenchmarkSession;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoredSession;
 import io.hbasesessions.store.Webapp;
 import io.hbasesessions.store.Container;
@@ -11,7 +13,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Sessions for the store benchmarks: the realistic session under a container-like random id. */
+/** Sessions for the store benchmarks: the realistic session under a container-like random id, and the store on its table. */
 public final class Sessions {
 
     /** The benchmark's web application: the benchmark WAR's classes are on this classpath. */
@@ -19,6 +21,16 @@ public final class Sessions {
     private static final int ID_BYTES = 16;
 
     private Sessions() {
+    }
+
+    /** The store's default settings on {@code table} of the embedded HBase, in a key scope named after it. */
+    public static StoreSettings storeSettings(String quorum, String table) {
+        return StoreSettings.builder()
+                .set(Setting.ZOOKEEPER_QUORUM, quorum)
+                .set(Setting.TABLE, table)
+                .set(Setting.INDEX_TABLE, table + "_index")
+                .set(Setting.KEY_SCOPE, "/" + table)
+                .build();
     }
 
     /** A new realistic session, stored. */
