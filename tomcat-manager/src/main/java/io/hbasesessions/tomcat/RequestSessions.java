@@ -235,12 +235,16 @@ final class RequestSessions {
             endWhenAsyncCompletes();
             return;
         }
-        save();
-        SessionStoreException failed = failure();
-        if (failed != null) {
-            FailureAnswer.sendError(request, response, failed);
+        try {
+            save();
+            SessionStoreException failed = failure();
+            if (failed != null) {
+                FailureAnswer.sendError(request, response, failed);
+            }
+        } finally {
+            // A client gone while its failure is answered must not keep the request's copies or leases.
+            end();
         }
-        end();
     }
 
     /** An asynchronous request ends when it completes, possibly on another thread, after this dispatch. */
