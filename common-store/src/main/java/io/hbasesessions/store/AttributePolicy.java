@@ -1,5 +1,9 @@
 package io.hbasesessions.store;
 
+import io.hbasesessions.store.codec.ClassRules;
+import io.hbasesessions.store.codec.CodecException;
+import io.hbasesessions.store.codec.ReadLimits;
+import io.hbasesessions.store.codec.SessionCodec;
 import java.lang.System.Logger.Level;
 import java.util.EnumMap;
 import java.util.Map;
@@ -31,7 +35,7 @@ final class AttributePolicy {
         this.classRules = ClassRules.of(settings, webapp.classLoader());
         this.limits = new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES));
         for (SerializerKind kind : SerializerKind.values()) {
-            codecs.put(kind, kind.codec(classRules, limits));
+            codecs.put(kind, SessionCodec.of(kind, classRules, limits));
         }
     }
 
@@ -47,7 +51,7 @@ final class AttributePolicy {
 
     /** A codec for {@code kind} deciding classes as the application whose classes {@code valueClasses} defines. */
     SessionCodec codecFor(SerializerKind kind, ClassLoader valueClasses) {
-        return kind.codec(ClassRules.of(settings, valueClasses), limits);
+        return SessionCodec.of(kind, ClassRules.of(settings, valueClasses), limits);
     }
 
     /** The working copy of the session in {@code row}; {@code lease} is the token held on it, or null. */

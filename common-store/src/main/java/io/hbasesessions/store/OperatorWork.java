@@ -1,5 +1,7 @@
 package io.hbasesessions.store;
 
+import io.hbasesessions.store.codec.CodecException;
+import io.hbasesessions.store.codec.SessionCodec;
 import java.lang.reflect.Array;
 import java.time.Duration;
 import java.time.Instant;
