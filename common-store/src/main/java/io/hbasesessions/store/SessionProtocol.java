@@ -11,10 +11,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * The {@link SessionStore} protocol: how sessions are loaded, saved under conditions, merged, moved and
- * deleted, over the {@link SessionRows} and {@link UserIndex} interfaces. It knows no HBase type;
- * {@link StoreFactory} wires its collaborators, {@link OperatorWork} does the operator's work on the same
- * rows. Thread-safe; one per web application.
+ * The {@link SessionStore} protocol: how sessions are loaded, saved under conditions, merged, moved and deleted,
+ * over the {@link SessionRows} and {@link UserIndex} interfaces; no HBase type. {@link StoreFactory} wires its
+ * collaborators. Thread-safe; one per web application.
  */
 final class SessionProtocol implements SessionStore {
 
@@ -293,6 +292,7 @@ final class SessionProtocol implements SessionStore {
         session.written(write.state().record(newSessionId), write, plan.changes());
         return SaveResult.WRITTEN;
     }
+
     @Override
     public List<IndexedSession> findByUser(String user) {
         return users.find(user, settings.operationDeadline());
