@@ -1,5 +1,8 @@
 package io.hbasesessions.store;
 
+import io.hbasesessions.store.codec.ForgedKryo;
+import io.hbasesessions.store.codec.HostileValueTest;
+import io.hbasesessions.store.codec.SessionCodec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

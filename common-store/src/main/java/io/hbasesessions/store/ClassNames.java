@@ -25,7 +25,7 @@ public record ClassNames(List<String> entries) {
      *
      * @throws IllegalArgumentException naming the first entry that is not a class or package name
      */
-    static ClassNames parse(String text) {
+    public static ClassNames parse(String text) {
         List<String> entries = new ArrayList<>();
         for (String entry : text.split("[,\\s]+")) {
             if (entry.isEmpty()) {
@@ -42,7 +42,7 @@ public record ClassNames(List<String> entries) {
     }
 
     /** Whether {@code className} is one of the classes named, nested in one, or in one of the packages named. */
-    boolean contains(String className) {
+    public boolean contains(String className) {
         for (String entry : entries) {
             boolean matches = entry.endsWith(".") ? className.startsWith(entry)
                     : className.equals(entry) || className.startsWith(entry) && className.charAt(entry.length()) == '$';

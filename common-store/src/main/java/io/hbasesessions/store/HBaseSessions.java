@@ -10,7 +10,10 @@ import org.apache.hadoop.hbase.client.AdvancedScanResultConsumer;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.AsyncTable;
 
-/** Opens a {@link SessionProtocol} on HBase: the shared connection, the checked tables, bounded table handles. */
+/**
+ * Opens a {@link SessionProtocol} on HBase: the shared connection, the checked tables, bounded table handles; the
+ * {@link StoreFactory} wires the protocol over them.
+ */
 final class HBaseSessions {
 
     private static final System.Logger LOG = System.getLogger(SessionStore.class.getName());
@@ -51,7 +54,7 @@ final class HBaseSessions {
                     : Optional.empty();
             // Its own counters: a failed health check is no failed request.
             HBaseCalls healthCalls = new HBaseCalls(new LiveCounters());
-            return new SessionProtocol(settings, webapp, clock, counters, seal, rows, index, expiryIndex,
+            return StoreFactory.protocol(settings, webapp, clock, counters, seal, rows, index, expiryIndex,
                     () -> SessionTables.checkHealth(hbase, healthCalls, settings), connection::close);
         } catch (RuntimeException e) {
             connection.close();

@@ -30,8 +30,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * {@link StoreAdministration} on HBase. Schema work goes through {@link SessionTables}; everything that reads
- * or changes sessions goes through a {@link SessionProtocol} opened on the checked tables, so the admin tool
- * follows the store's rules rather than copies of them. Only {@link #stats} reads HBase's own metrics.
+ * or changes sessions goes through a {@link SessionProtocol} (and its {@link OperatorWork}) opened on the checked
+ * tables, so the admin tool follows the store's rules rather than copies of them. Only {@link #stats} reads HBase's
+ * own metrics.
  */
 final class HBaseStoreAdministration implements StoreAdministration {
 
@@ -73,7 +74,7 @@ final class HBaseStoreAdministration implements StoreAdministration {
         SessionKey key = SessionKey.forLookup(settings.get(Setting.KEY_SCOPE), SessionIds.withoutRoute(sessionId))
                 .orElseThrow(() -> new IllegalArgumentException("That is not a session id: an id is 1 to "
                         + SessionIds.MAX_ID_CHARS + " letters, digits or _ + / = - (and an optional .route suffix)"));
-        return protocol().inspect(key, valueClasses);
+        return protocol().operatorWork().inspect(key, valueClasses);
     }
 
     @Override
@@ -86,7 +87,7 @@ final class HBaseStoreAdministration implements StoreAdministration {
         }
         SessionKey key = SessionKey.fromRow(row).orElseThrow(() -> new IllegalArgumentException(
                 "A row key is " + SessionKey.ROW_BYTES * 2 + " hex digits (the SHA-256 of keyScope and id)"));
-        return protocol().inspect(key, valueClasses);
+        return protocol().operatorWork().inspect(key, valueClasses);
     }
 
     @Override
@@ -98,7 +99,7 @@ final class HBaseStoreAdministration implements StoreAdministration {
 
     @Override
     public IndexSweep sweepIndex(long minEntryAgeSeconds) {
-        return protocol().sweepIndex(minEntryAgeSeconds, SWEEP_PAGE_ROWS);
+        return protocol().operatorWork().sweepIndex(minEntryAgeSeconds, SWEEP_PAGE_ROWS);
     }
 
     @Override

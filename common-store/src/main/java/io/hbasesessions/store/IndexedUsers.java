@@ -21,6 +21,21 @@ final class IndexedUsers {
     private IndexedUsers() {
     }
 
+    /** The container's login, or the user an application keeps in {@code principalAttribute} (read only if it changed). */
+    static Optional<String> of(StoredSession session, SessionRecord current, AttributeChanges changes, SessionKey key,
+            Optional<String> attribute) {
+        Optional<String> user;
+        if (attribute.isEmpty()) {
+            user = current.login().map(SessionPrincipal::name);
+        } else if (changes.written().containsKey(attribute.get()) || changes.removed().contains(attribute.get())
+                || !session.isStored()) {
+            user = fromAttribute(session.attributes().get(attribute.get()));
+        } else {
+            user = session.indexedUser();
+        }
+        return user.map(name -> checked(name, key.shortHex()));
+    }
+
     /** The user an attribute value names, if any. */
     static Optional<String> fromAttribute(Object value) {
         if (value instanceof String name) {

@@ -1,5 +1,8 @@
 package io.hbasesessions.store;
 
+import io.hbasesessions.store.codec.CodecException;
+import io.hbasesessions.store.codec.PerClass;
+import io.hbasesessions.store.codec.SessionCodec;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.temporal.TemporalAccessor;

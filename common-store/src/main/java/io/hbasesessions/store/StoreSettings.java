@@ -53,6 +53,11 @@ public final class StoreSettings {
         return Math.max(get(Setting.OPERATION_TIMEOUT_MILLIS), MIN_START_UP_TIMEOUT_MILLIS);
     }
 
+    /** The deadline of one store operation begun now: {@code operationTimeoutMillis}. */
+    Deadline operationDeadline() {
+        return Deadline.afterMillis(get(Setting.OPERATION_TIMEOUT_MILLIS));
+    }
+
     /**
      * With {@code expiryEvents}: how often, at most, each node must sweep, in seconds. Half the event delay:
      * a session ends within a bucket (the other half) of its bucket's due time.

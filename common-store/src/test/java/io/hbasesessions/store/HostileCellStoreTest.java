@@ -3,11 +3,14 @@ package io.hbasesessions.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.store.WarClassLoaderFixture.WarLoader;
+import io.hbasesessions.store.codec.ForgedKryo;
+import io.hbasesessions.store.codec.HostileValueTest;
+import io.hbasesessions.store.codec.ReadLimits;
+import io.hbasesessions.store.codec.SessionCodec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;

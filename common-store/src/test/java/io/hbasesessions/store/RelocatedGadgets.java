@@ -1,5 +1,6 @@
 package io.hbasesessions.store;
 
+import io.hbasesessions.store.codec.ForgedKryo;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.nio.file.Files;

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.hbasesessions.store.codec.CodecException;
+import io.hbasesessions.store.codec.SessionCodec;
 import io.hbasesessions.testvalues.AttributeValues.Holder;
 import io.hbasesessions.testvalues.AttributeValues.JvmHashedKey;
 import io.hbasesessions.testvalues.AttributeValues.Point;

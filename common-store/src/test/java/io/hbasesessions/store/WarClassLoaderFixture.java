@@ -68,11 +68,11 @@ public final class WarClassLoaderFixture {
                 }
             }
             """.formatted(WarClassLoaderFixture.MARKS_PROPERTY, WarClassLoaderFixture.MARKS_PROPERTY);
-    static final String MARKS_PROPERTY = "hbase-sessions.test.gadget-marks";
+    public static final String MARKS_PROPERTY = "hbase-sessions.test.gadget-marks";
     /** Named as the Commons Collections transformer that ysoserial's chains end in: on the built-in deny list. */
-    static final String DENIED_GADGET = "org.apache.commons.collections4.functors.InvokerTransformer";
+    public static final String DENIED_GADGET = "org.apache.commons.collections4.functors.InvokerTransformer";
     /** A Serializable class with readObject and readResolve, on no deny list: what an attribute class filter refuses. */
-    static final String GADGET = "war.Gadget";
+    public static final String GADGET = "war.Gadget";
     private static final String GADGET_SOURCE = """
             package war;
             public class Gadget implements java.io.Serializable {
@@ -86,7 +86,7 @@ public final class WarClassLoaderFixture {
             %s}
             """.formatted(MARKS.formatted("InvokerTransformer"));
     /** Not Serializable, no no-arg constructor: only Kryo (with Objenesis) makes one, and a HashMap hashes it. */
-    static final String UNHASHABLE = "war.Unhashable";
+    public static final String UNHASHABLE = "war.Unhashable";
     private static final String UNHASHABLE_SOURCE = """
             package war;
             public class Unhashable {
@@ -101,16 +101,16 @@ public final class WarClassLoaderFixture {
     }
 
     /** What the gadget classes recorded since {@link #clearMarks()}: empty if none of their code ran. */
-    static String marks() {
+    public static String marks() {
         return System.getProperty(MARKS_PROPERTY, "");
     }
 
-    static void clearMarks() {
+    public static void clearMarks() {
         System.clearProperty(MARKS_PROPERTY);
     }
 
     /** A new instance of a class of the war (by its no-arg constructor, or one taking a String). */
-    static Object newInstance(ClassLoader war, String className) throws ReflectiveOperationException {
+    public static Object newInstance(ClassLoader war, String className) throws ReflectiveOperationException {
         Class<?> type = war.loadClass(className);
         return className.equals(UNHASHABLE) ? type.getConstructor(String.class).newInstance("key")
                 : type.getConstructor().newInstance();

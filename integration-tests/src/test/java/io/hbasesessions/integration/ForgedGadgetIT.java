@@ -11,7 +11,7 @@ import io.hbasesessions.store.HBaseInspector;
 import io.hbasesessions.store.RelocatedGadgets;
 import io.hbasesessions.store.RelocatedGadgets.Chain;
 import io.hbasesessions.store.SerializerKind;
-import io.hbasesessions.store.SessionCodec;
+import io.hbasesessions.store.codec.SessionCodec;
 import io.hbasesessions.testing.Browser;
 import io.hbasesessions.testing.NodeProgram;
 import java.io.IOException;

@@ -128,7 +128,7 @@ class ShippedClassesIT {
     private static boolean getsPastTheRules(ClassLoader shipped, String codec, ClassLoader application,
             String className) throws ReflectiveOperationException {
         Class<?> kinds = shipped.loadClass("io.hbasesessions.store.SerializerKind");
-        Class<?> sessionCodec = shipped.loadClass("io.hbasesessions.store.SessionCodec");
+        Class<?> sessionCodec = shipped.loadClass("io.hbasesessions.store.codec.SessionCodec");
         Object kind = kinds.getMethod("valueOf", String.class).invoke(null, codec);
         Object decoder = sessionCodec.getMethod("of", kinds, ClassLoader.class).invoke(null, kind, application);
         Method decode = sessionCodec.getMethod("decode", byte[].class);

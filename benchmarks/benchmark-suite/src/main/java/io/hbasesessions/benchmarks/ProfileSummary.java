@@ -100,8 +100,8 @@ public final class ProfileSummary {
                 + "|org.eclipse.jetty.server.internal.HttpConnection.onFillable");
         parts.put("store load", "io.hbasesessions.store.SessionProtocol.load");
         parts.put("store save", "io.hbasesessions.store.SessionProtocol.save");
-        parts.put("Kryo read", "io.hbasesessions.store.KryoCodec.decode");
-        parts.put("Kryo write", "io.hbasesessions.store.KryoCodec.encode");
+        parts.put("Kryo read", "io.hbasesessions.store.codec.KryoCodec.decode");
+        parts.put("Kryo write", "io.hbasesessions.store.codec.KryoCodec.encode");
         parts.put("HBase client calls", "org.apache.hadoop.hbase.client.RawAsyncTableImpl");
         parts.put("HBase client RPC", "org.apache.hadoop.hbase.ipc.");
         parts.put("HBase client tracing", "org.apache.hadoop.hbase.client.trace.");

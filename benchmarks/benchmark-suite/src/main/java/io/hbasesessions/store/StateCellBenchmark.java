@@ -1,6 +1,7 @@
 package io.hbasesessions.store;
 
 import io.hbasesessions.benchmarks.webapp.BenchmarkSession;
+import io.hbasesessions.store.codec.SessionCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

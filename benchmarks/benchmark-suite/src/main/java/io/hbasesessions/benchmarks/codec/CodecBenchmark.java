@@ -2,7 +2,7 @@ package io.hbasesessions.benchmarks.codec;
 
 import io.hbasesessions.benchmarks.webapp.BenchmarkSession;
 import io.hbasesessions.store.SerializerKind;
-import io.hbasesessions.store.SessionCodec;
+import io.hbasesessions.store.codec.SessionCodec;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;

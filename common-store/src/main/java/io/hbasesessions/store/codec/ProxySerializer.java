@@ -1,4 +1,4 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;

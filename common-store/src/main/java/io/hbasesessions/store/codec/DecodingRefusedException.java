@@ -1,4 +1,4 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 /**
  * Stored bytes the read rules refuse: they name a class that {@link ClassRules} does not let a value

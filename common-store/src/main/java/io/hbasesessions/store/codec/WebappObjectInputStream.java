@@ -1,4 +1,4 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
@@ -12,6 +12,7 @@ import com.esotericsoftware.kryo.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.util.MapReferenceResolver;
 import com.esotericsoftware.kryo.util.Pool;
 import com.esotericsoftware.kryo.util.Util;
+import io.hbasesessions.store.SerializerKind;
 import java.io.ByteArrayOutputStream;
 import java.io.Externalizable;
 import java.io.IOException;

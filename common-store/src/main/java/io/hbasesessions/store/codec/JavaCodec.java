@@ -1,5 +1,6 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
+import io.hbasesessions.store.SerializerKind;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,14 +1,16 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.hbasesessions.store.WarClassLoaderFixture.WarLoader;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.minlog.Log;
 import com.esotericsoftware.reflectasm.MethodAccess;
+import io.hbasesessions.store.ClassNames;
+import io.hbasesessions.store.SerializerKind;
+import io.hbasesessions.store.WarClassLoaderFixture;
+import io.hbasesessions.store.WarClassLoaderFixture.WarLoader;
 import java.io.File;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
@@ -24,12 +26,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
-import org.objenesis.Objenesis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.objenesis.Objenesis;
 
 /**
  * Issue #27's class policy, none of it about knowing gadgets: a class in a decoded value must be Serializable, the
@@ -48,7 +50,7 @@ class ClassPolicyTest {
     }
 
     private static SessionCodec codec(SerializerKind kind, ClassLoader application, String allowedAttributeClasses) {
-        return kind.codec(new ClassRules(application, Optional.empty(), ClassNames.parse(allowedAttributeClasses)),
+        return SessionCodec.of(kind, new ClassRules(application, Optional.empty(), ClassNames.parse(allowedAttributeClasses)),
                 ReadLimits.DEFAULT);
     }
 

@@ -1,5 +1,6 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
+import io.hbasesessions.store.SerializerKind;
 import java.util.Optional;
 
 /**
@@ -33,6 +34,14 @@ public interface SessionCodec {
      * of the default {@code maxSessionBytes}.
      */
     static SessionCodec of(SerializerKind kind, ClassLoader loader) {
-        return kind.codec(ClassRules.defaults(loader), ReadLimits.DEFAULT);
+        return of(kind, ClassRules.defaults(loader), ReadLimits.DEFAULT);
+    }
+
+    /** The codec of {@code kind} under {@code rules} and {@code limits}. */
+    static SessionCodec of(SerializerKind kind, ClassRules rules, ReadLimits limits) {
+        return switch (kind) {
+            case KRYO -> new KryoCodec(rules, limits);
+            case JAVA -> new JavaCodec(rules, limits);
+        };
     }
 }

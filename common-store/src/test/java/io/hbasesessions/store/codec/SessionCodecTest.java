@@ -1,11 +1,12 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.hbasesessions.store.SerializerKind;
+import io.hbasesessions.store.WarClassLoaderFixture;
 import io.hbasesessions.testvalues.AttributeValues.Basket;
 import io.hbasesessions.testvalues.AttributeValues.Child;
 import io.hbasesessions.testvalues.AttributeValues.HoldsThread;

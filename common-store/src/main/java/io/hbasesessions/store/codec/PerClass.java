@@ -1,4 +1,4 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,7 +12,7 @@ import java.util.function.Function;
  * as long as the JDK lives). The classes of this library's loader and of the loaders above it (the JDK's)
  * live at least as long as this library: their values are kept here instead.
  */
-final class PerClass<T> {
+public final class PerClass<T> {
 
     private static final ClassLoader LIBRARY = PerClass.class.getClassLoader();
 
@@ -25,11 +25,11 @@ final class PerClass<T> {
         }
     };
 
-    PerClass(Function<Class<?>, T> compute) {
+    public PerClass(Function<Class<?>, T> compute) {
         this.compute = compute;
     }
 
-    T get(Class<?> type) {
+    public T get(Class<?> type) {
         return outlivesThisLibrary(type) ? outlivingThisLibrary.computeIfAbsent(type, compute) : onTheClass.get(type);
     }
 

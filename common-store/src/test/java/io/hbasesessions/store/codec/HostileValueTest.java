@@ -1,13 +1,15 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.hbasesessions.store.ClassNames;
+import io.hbasesessions.store.SerializerKind;
+import io.hbasesessions.store.WarClassLoaderFixture;
+import io.hbasesessions.store.WarClassLoaderFixture.WarLoader;
 import io.hbasesessions.testvalues.AttributeValues.Other;
 import io.hbasesessions.testvalues.AttributeValues.Point;
-import io.hbasesessions.store.WarClassLoaderFixture.WarLoader;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -32,10 +34,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * a nesting depth or a graph beyond the bounds is refused before the memory or the time is spent.
  * Each failure is a refused {@link CodecException}: the store drops that one attribute.
  */
-class HostileValueTest {
+public class HostileValueTest {
 
     /** Tomcat's own example filter (the default Tomcat applies under a SecurityManager). */
-    static final Pattern TOMCAT_FILTER = Pattern.compile("java\\.lang\\.(?:Boolean|Integer|Long|Number|String)");
+    public static final Pattern TOMCAT_FILTER = Pattern.compile("java\\.lang\\.(?:Boolean|Integer|Long|Number|String)");
 
     @TempDir
     Path work;
@@ -50,7 +52,7 @@ class HostileValueTest {
     }
 
     private static SessionCodec codec(SerializerKind kind, ClassLoader loader, Pattern filter, ClassNames allowed) {
-        return kind.codec(new ClassRules(loader, Optional.ofNullable(filter), allowed), ReadLimits.DEFAULT);
+        return SessionCodec.of(kind, new ClassRules(loader, Optional.ofNullable(filter), allowed), ReadLimits.DEFAULT);
     }
 
     /** The bytes a forger writes for {@code value}: the store's own codecs refuse to write what their rules refuse to read. */
@@ -247,7 +249,7 @@ class HostileValueTest {
      * Kryo's encoding of a small value with the count that follows its class and reference marker replaced
      * by 2^31 - 1 (plus one, as Kryo writes it); {@code flag} is the flag bit of counts written with one.
      */
-    static byte[] kryoClaim(byte[] encoded, int flag) {
+    public static byte[] kryoClaim(byte[] encoded, int flag) {
         int countAt = countOffset(encoded);
         ByteBuffer claim = ByteBuffer.allocate(countAt + 5);
         claim.put(encoded, 0, countAt);
@@ -286,7 +288,7 @@ class HostileValueTest {
     }
 
     /** Sets that each hold the same two sets of the level below; cheap to build and write, exponential to hash. */
-    static Set<Object> hashSetBomb(int levels) {
+    public static Set<Object> hashSetBomb(int levels) {
         Set<Object> root = new HashSet<>();
         Set<Object> left = root;
         Set<Object> right = new HashSet<>();

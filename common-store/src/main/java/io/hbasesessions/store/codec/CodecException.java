@@ -1,4 +1,4 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 /** One value could not be serialized or deserialized; the message says why (e.g. the missing class). */
 public final class CodecException extends RuntimeException {

@@ -1,5 +1,8 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
+import io.hbasesessions.store.ClassNames;
+import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StoreSettings;
 import java.io.Serializable;
 import java.security.CodeSource;
 import java.util.HashSet;
@@ -33,7 +36,7 @@ import java.util.regex.Pattern;
  * Name rules are decided before the class is loaded; the rest once the class is loaded (never initialised),
  * once per class name and store. The same rules keep a value that could not be read back from being written.
  */
-final class ClassRules {
+public final class ClassRules {
 
     /**
      * Gadget families, by package (ending in '.') or class (with its nested classes): what the public
@@ -87,7 +90,7 @@ final class ClassRules {
             "io.hbasesessions.admin.", "com.esotericsoftware.", "org.objenesis.", "org.apache.hadoop.", "org.apache.hbase.",
             "org.apache.htrace.", "org.apache.yetus.", "io.opentelemetry.", "org.HdrHistogram.", "org.jspecify."));
     /** A class of each jar this library brings: whatever a class is named, one loaded from such a jar is the library's. */
-    private static final List<String> PRODUCT_JAR_CLASSES = List.of("io.hbasesessions.store.ClassRules",
+    private static final List<String> PRODUCT_JAR_CLASSES = List.of("io.hbasesessions.store.codec.ClassRules",
             "io.hbasesessions.api.SessionRevoker", "com.esotericsoftware.kryo.Kryo", "com.esotericsoftware.minlog.Log",
             "com.esotericsoftware.reflectasm.AccessClassLoader", "org.objenesis.Objenesis", "org.apache.hadoop.hbase.Abortable",
             "org.apache.htrace.core.Tracer", "org.apache.yetus.audience.InterfaceAudience", "io.opentelemetry.api.OpenTelemetry",
@@ -138,7 +141,7 @@ final class ClassRules {
     }
 
     /** The rules of a store with {@code settings}, for the application whose classes {@code applicationLoader} defines. */
-    static ClassRules of(StoreSettings settings, ClassLoader applicationLoader) {
+    public static ClassRules of(StoreSettings settings, ClassLoader applicationLoader) {
         return new ClassRules(applicationLoader, settings.find(Setting.ATTRIBUTE_CLASS_FILTER),
                 settings.find(Setting.ALLOWED_ATTRIBUTE_CLASSES).orElse(new ClassNames(List.of())));
     }
@@ -166,7 +169,7 @@ final class ClassRules {
      * Why an object of {@code type} may not be rebuilt from stored bytes, nor written where it would have to be:
      * the rules refuse its class, or it is not {@code Serializable}. Null when it may.
      */
-    String refusalToInstantiate(Class<?> type) {
+    public String refusalToInstantiate(Class<?> type) {
         Admission admission;
         try {
             admission = admission(type.getName());
@@ -183,7 +186,7 @@ final class ClassRules {
     }
 
     /** Whether a value of {@code type} may be stored: the filter, when there is one, must match its class. */
-    boolean allowsValueOf(Class<?> type) {
+    public boolean allowsValueOf(Class<?> type) {
         return attributeClassFilter.map(filter -> filter.matcher(type.getName()).matches()).orElse(true);
     }
 

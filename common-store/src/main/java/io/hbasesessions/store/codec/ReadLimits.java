@@ -1,4 +1,6 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
+
+import io.hbasesessions.store.Setting;
 
 /**
  * How much the bytes of one stored value may make a decoder do, whatever they claim. A legitimate
@@ -16,10 +18,10 @@ package io.hbasesessions.store;
  *       few levels, instead of taking seconds per extra level.</li>
  * </ul>
  */
-record ReadLimits(long maxSessionBytes) {
+public record ReadLimits(long maxSessionBytes) {
 
     static final int ELEMENTS_PER_BYTE = 2;
-    static final int MAX_DEPTH = 256;
+    public static final int MAX_DEPTH = 256;
     static final int UNFOLDED_OBJECTS_PER_BYTE = 64;
     static final long MAX_UNFOLDED_OBJECTS = 1L << 23;
 

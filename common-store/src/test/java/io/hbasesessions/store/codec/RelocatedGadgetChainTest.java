@@ -1,10 +1,12 @@
-package io.hbasesessions.store;
+package io.hbasesessions.store.codec;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import io.hbasesessions.store.RelocatedGadgets;
 import io.hbasesessions.store.RelocatedGadgets.Chain;
+import io.hbasesessions.store.SerializerKind;
+import io.hbasesessions.store.WarClassLoaderFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
