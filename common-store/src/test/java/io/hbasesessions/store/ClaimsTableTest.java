@@ -61,7 +61,10 @@ class ClaimsTableTest {
                 .map(line -> line.substring(line.lastIndexOf('|', line.length() - 2) + 1)).toList();
     }
 
-    /** Every test source of the build, by class name (two classes of one name: both sources). */
+    /**
+     * Every test source of the build, by class name (two classes of one name: both sources): the modules' test
+     * sources and the adapter contract suite, a test fixture whose tests are its main sources.
+     */
     private static Map<String, String> testSources() throws IOException {
         Map<String, String> sources = new HashMap<>();
         Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {
@@ -74,7 +77,9 @@ class ClaimsTableTest {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                if (file.toString().contains("/src/test/java/") && file.toString().endsWith(".java")) {
+                String path = file.toString();
+                boolean testSource = path.contains("/src/test/java/") || path.contains("/adapter-contract/src/main/java/");
+                if (testSource && path.endsWith(".java")) {
                     sources.merge(file.getFileName().toString().replace(".java", ""), read(file), String::concat);
                 }
                 return FileVisitResult.CONTINUE;
