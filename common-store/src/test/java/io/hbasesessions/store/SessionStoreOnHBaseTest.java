@@ -35,7 +35,8 @@ class SessionStoreOnHBaseTest extends AbstractSessionStoreContractTest {
 
     @BeforeAll
     void openStores(EmbeddedHBase server, TestNamespace namespace, Configuration configuration) {
-        settings = configured(TestStores.settings(server, namespace)).build();
+        settings = configured(TestStores.settings(server, namespace).set(Setting.EXPIRY_EVENTS, true)
+                .set(Setting.EXPIRY_TABLE, namespace.table("session_expiry"))).build();
         store = TestStores.open(settings, clock);
         otherScope = TestStores.open(settings.toBuilder().set(Setting.KEY_SCOPE, "/blog").build(), clock);
         hbase = new HBaseInspector(configuration);
@@ -74,17 +75,32 @@ class SessionStoreOnHBaseTest extends AbstractSessionStoreContractTest {
     }
 
     @Override
-    protected List<byte[]> everyStoredByteArray() {
+    protected StoredBytes everythingStored() {
         List<byte[]> stored = new ArrayList<>();
+        int olderVersions = 0;
         for (String table : List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE))) {
-            for (Result row : hbase.scan(table)) {
-                stored.add(row.getRow());
-                for (Cell cell : row.rawCells()) {
-                    stored.add(CellUtil.cloneQualifier(cell));
-                    stored.add(CellUtil.cloneValue(cell));
-                }
+            for (Result row : hbase.rawScan(table)) {
+                olderVersions += add(row, stored);
             }
         }
-        return stored;
+        List<Result> expiryIndex = hbase.rawScan(settings.get(Setting.EXPIRY_TABLE));
+        for (Result row : expiryIndex) {
+            olderVersions += add(row, stored);
+        }
+        return new StoredBytes(stored, olderVersions, expiryIndex.size());
+    }
+
+    /** Adds the row's key and every cell's qualifier and value; returns how many cells are older versions. */
+    private static int add(Result row, List<byte[]> stored) {
+        stored.add(row.getRow());
+        int olderVersions = 0;
+        Cell newer = null;
+        for (Cell cell : row.rawCells()) {
+            stored.add(CellUtil.cloneQualifier(cell));
+            stored.add(CellUtil.cloneValue(cell));
+            olderVersions += newer != null && CellUtil.matchingColumn(newer, cell) ? 1 : 0;
+            newer = cell;
+        }
+        return olderVersions;
     }
 }

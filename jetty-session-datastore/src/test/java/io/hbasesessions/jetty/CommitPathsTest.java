@@ -2,6 +2,7 @@ package io.hbasesessions.jetty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
@@ -20,6 +21,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
@@ -40,6 +44,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CommitPathsTest {
 
     private static final int MAX_SESSION_BYTES = 4096;
+    /**
+     * By the {@code hold} parameter of an async request: the latch its thread waits at after {@code complete()},
+     * until the test has read the session; present until that thread goes on.
+     */
+    private static final Map<String, CountDownLatch> HELD_AFTER_COMPLETE = new ConcurrentHashMap<>();
     private static Server server;
     private static URI servlet;
 
@@ -71,7 +80,8 @@ class CommitPathsTest {
     }
 
     /**
-     * The servlet sets a value, commits its response one way or another, then keeps working for a while.
+     * The servlet sets a value, commits its response one way or another, then keeps working for a while
+     * (the async request's thread, after {@code complete()}, until the client has read the session).
      * The client asks again the moment the response's headers arrive: the value must already be stored.
      */
     @ParameterizedTest
@@ -81,12 +91,18 @@ class CommitPathsTest {
         browser.get(servlet, "op=put&value=first");
         HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
         for (int round = 0; round < 5; round++) {
+            String hold = style + "-" + round;
             HttpResponse<InputStream> committed = client.send(HttpRequest.newBuilder(
-                    URI.create(servlet + "?op=commit&style=" + style + "&value=v" + round))
+                    URI.create(servlet + "?op=commit&style=" + style + "&value=v" + round + "&hold=" + hold))
                     .header("Cookie", "JSESSIONID=" + browser.cookie()).build(), HttpResponse.BodyHandlers.ofInputStream());
             assertTrue(committed.statusCode() < 500, style + " answered " + committed.statusCode());
             assertEquals("v" + round, browser.get(servlet, "op=read").body(),
                     style + ": the change was not stored when the headers arrived");
+            if (style.equals("async")) {
+                CountDownLatch held = HELD_AFTER_COMPLETE.get(hold);
+                assertNotNull(held, "the async request's work after complete() was over before the session was read");
+                held.countDown();
+            }
             committed.body().readAllBytes();
         }
     }
@@ -129,10 +145,19 @@ class CommitPathsTest {
                 throws IOException {
             String value = request.getParameter("value");
             if (style.equals("async")) {
+                String hold = request.getParameter("hold");
+                CountDownLatch afterComplete = HELD_AFTER_COMPLETE.computeIfAbsent(hold, name -> new CountDownLatch(1));
                 AsyncContext async = request.startAsync();
                 async.start(() -> {
                     request.getSession(false).setAttribute("value", value);
                     async.complete();
+                    try {
+                        afterComplete.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } finally {
+                        HELD_AFTER_COMPLETE.remove(hold);
+                    }
                 });
                 return;
             }

@@ -1,6 +1,7 @@
 package io.hbasesessions.testapp;
 
 import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -47,6 +48,23 @@ public final class Answers {
     /** Sleeps for the request's {@code work} parameter (milliseconds): slow work, or work after the answer. */
     public static void work(ServletRequest request) {
         sleep(intParameter(request, "work", 0));
+    }
+
+    /**
+     * The work a request does after its answer: with {@code holdAfterCommit=NAME} (and {@link Gates#expect} called
+     * when the request began) it waits at gate NAME until the client has read what it wanted while this request
+     * still runs, if the answer is committed (an answer that is not would never reach that client); otherwise
+     * {@link #work}.
+     */
+    public static void workAfterAnswering(ServletRequest request, ServletResponse response) {
+        String gate = request.getParameter(Gates.HOLD_AFTER_COMMIT);
+        if (gate == null) {
+            work(request);
+        } else if (response.isCommitted()) {
+            Gates.awaitUninterrupted(gate);
+        } else {
+            Gates.pass(gate);
+        }
     }
 
     public static void sleep(int millis) {
