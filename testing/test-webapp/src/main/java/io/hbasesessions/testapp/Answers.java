@@ -1,7 +1,6 @@
 package io.hbasesessions.testapp;
 
 import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -53,14 +52,14 @@ public final class Answers {
     /**
      * The work a request does after its answer: with {@code holdAfterCommit=NAME} (and {@link Gates#expect} called
      * when the request began) it waits at gate NAME until the client has read what it wanted while this request
-     * still runs, if the answer is committed (an answer that is not would never reach that client); otherwise
+     * still runs, if the answer was sent (one that was not would never reach that client); otherwise
      * {@link #work}.
      */
-    public static void workAfterAnswering(ServletRequest request, ServletResponse response) {
+    public static void workAfterAnswering(ServletRequest request, boolean answerSent) {
         String gate = request.getParameter(Gates.HOLD_AFTER_COMMIT);
         if (gate == null) {
             work(request);
-        } else if (response.isCommitted()) {
+        } else if (answerSent) {
             Gates.awaitUninterrupted(gate);
         } else {
             Gates.pass(gate);

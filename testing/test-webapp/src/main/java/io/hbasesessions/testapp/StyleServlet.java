@@ -65,7 +65,7 @@ public final class StyleServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
         if (request.getDispatcherType() == DispatcherType.ASYNC) {
             Answers.writeWithLength(response, (String) request.getAttribute(BODY));
-            Answers.workAfterAnswering(request, response);
+            Answers.workAfterAnswering(request, response.isCommitted());
             return;
         }
         String hold = request.getParameter(Gates.HOLD_AFTER_COMMIT);
@@ -133,7 +133,8 @@ public final class StyleServlet extends HttpServlet {
             }
             default -> throw new ServletException("Unknown kind '" + kind + "'; known: " + KINDS);
         }
-        Answers.workAfterAnswering(request, response);
+        // After sendError the response counts as committed, but the container writes the error answer later.
+        Answers.workAfterAnswering(request, response.isCommitted() && !kind.equals("send-error"));
         if (kind.equals("flush")) {
             response.getWriter().print("after-flush=true\n");
         }
