@@ -150,6 +150,8 @@ class ConcurrencyTest {
                     + Duration.ofNanos(System.nanoTime() - startNanos).toMillis() + " ms, refused conflicts=" + conflicts
                     + ", merges=" + store.counters().get(StoreCounter.CONFLICTS));
             assertEquals(800, store.load(id).orElseThrow().attributes().get("counter"));
+            // Under a lease held to the end nobody else can change the row: a refused save shows a lease that expired.
+            assertTrue(conflicts.get() > 0, "no holder lost its lease mid-run: the case this test names did not happen");
         }
     }
 

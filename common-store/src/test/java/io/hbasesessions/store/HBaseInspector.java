@@ -54,8 +54,17 @@ public final class HBaseInspector implements AutoCloseable {
     }
 
     public List<Result> scan(String table) {
+        return scan(table, new Scan());
+    }
+
+    /** Every cell of the table a raw scan finds: each version still kept, and delete markers. */
+    public List<Result> rawScan(String table) {
+        return scan(table, new Scan().setRaw(true).readAllVersions());
+    }
+
+    private List<Result> scan(String table, Scan scan) {
         List<Result> rows = new ArrayList<>();
-        try (Table t = connection.getTable(TableName.valueOf(table)); ResultScanner scanner = t.getScanner(new Scan())) {
+        try (Table t = connection.getTable(TableName.valueOf(table)); ResultScanner scanner = t.getScanner(scan)) {
             scanner.forEach(rows::add);
             return rows;
         } catch (IOException e) {

@@ -3,6 +3,9 @@ package io.hbasesessions.store;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +18,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The contract suite run against the HBase store on a real HBase. */
@@ -33,9 +37,17 @@ class SessionStoreOnHBaseTest extends AbstractSessionStoreContractTest {
         return settings;
     }
 
+    /**
+     * The store keeps expiry events, with a key file (and stateProtection none): the expiry index holds the ids it
+     * must name, encrypted whenever there is a key (without one they are readable, as docs/security.md says).
+     */
     @BeforeAll
-    void openStores(EmbeddedHBase server, TestNamespace namespace, Configuration configuration) {
-        settings = configured(TestStores.settings(server, namespace)).build();
+    void openStores(EmbeddedHBase server, TestNamespace namespace, Configuration configuration, @TempDir Path work)
+            throws IOException {
+        Path expiryKey = Files.write(work.resolve("expiry-key"), List.of(StateSealTest.newKey()));
+        settings = configured(TestStores.settings(server, namespace).set(Setting.EXPIRY_EVENTS, true)
+                .set(Setting.EXPIRY_TABLE, namespace.table("session_expiry")).set(Setting.STATE_KEY_FILE, expiryKey))
+                .build();
         store = TestStores.open(settings, clock);
         otherScope = TestStores.open(settings.toBuilder().set(Setting.KEY_SCOPE, "/blog").build(), clock);
         hbase = new HBaseInspector(configuration);
@@ -74,17 +86,32 @@ class SessionStoreOnHBaseTest extends AbstractSessionStoreContractTest {
     }
 
     @Override
-    protected List<byte[]> everyStoredByteArray() {
+    protected StoredBytes everythingStored() {
         List<byte[]> stored = new ArrayList<>();
+        int olderVersions = 0;
         for (String table : List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE))) {
-            for (Result row : hbase.scan(table)) {
-                stored.add(row.getRow());
-                for (Cell cell : row.rawCells()) {
-                    stored.add(CellUtil.cloneQualifier(cell));
-                    stored.add(CellUtil.cloneValue(cell));
-                }
+            for (Result row : hbase.rawScan(table)) {
+                olderVersions += add(row, stored);
             }
         }
-        return stored;
+        List<Result> expiryIndex = hbase.rawScan(settings.get(Setting.EXPIRY_TABLE));
+        for (Result row : expiryIndex) {
+            olderVersions += add(row, stored);
+        }
+        return new StoredBytes(stored, olderVersions, expiryIndex.size());
+    }
+
+    /** Adds the row's key and every cell's qualifier and value; returns how many cells are older versions. */
+    private static int add(Result row, List<byte[]> stored) {
+        stored.add(row.getRow());
+        int olderVersions = 0;
+        Cell newer = null;
+        for (Cell cell : row.rawCells()) {
+            stored.add(CellUtil.cloneQualifier(cell));
+            stored.add(CellUtil.cloneValue(cell));
+            olderVersions += newer != null && CellUtil.matchingColumn(newer, cell) ? 1 : 0;
+            newer = cell;
+        }
+        return olderVersions;
     }
 }

@@ -47,6 +47,8 @@ class LogHygieneIT {
     private final Set<String> issuedIds = ConcurrentHashMap.newKeySet();
     /** Requests of the workload that got no answer at all (the connection closed). */
     private final List<String> unanswered = new ArrayList<>();
+    /** Requests of the workload answered with another status than the one their path calls for. */
+    private final List<String> unexpected = new ArrayList<>();
     private Node tomcat;
     private Node jetty;
     private StoredSessions stored;
@@ -100,6 +102,7 @@ class LogHygieneIT {
         assertEquals("none", get(browser, loginNode, "op=get").get("id"), "the session survived the revocation");
         assertEquals("none", get(browser, other, "op=get").get("id"), "the session survived the revocation");
         assertEquals(List.of(), stored.findByUser(user));
+        assertEquals(List.of(), unexpected, "requests answered with another status than their path calls for");
     }
 
     /** Sessions made, moved, failed and ended on both nodes, with their ids in cookies and in URLs. */
@@ -113,12 +116,12 @@ class LogHygieneIT {
             get(browser, other, "op=append&name=notes&value=x");
             String id = browser.sessionId();
             // The id in the URL, as a client without cookies sends it.
-            getUrl(node, "session;jsessionid=" + id + "?op=get");
-            getUrl(node, "session;jsessionid=" + id + "." + node.route() + "?op=put&name=viaUrl&value=u");
-            getUrl(node, "style;jsessionid=" + id + "?kind=error-page&value=1");
-            getUrl(node, "session;jsessionid=" + id + "?op=big&bytes=1500000&value=v");
-            getUrl(node, "session;jsessionid=" + id + "?op=unserializable&value=v");
-            getUrl(node, "session;jsessionid=" + id + "?op=no-such-op");
+            getUrl(node, "session;jsessionid=" + id + "?op=get", 200);
+            getUrl(node, "session;jsessionid=" + id + "." + node.route() + "?op=put&name=viaUrl&value=u", 200);
+            getUrl(node, "style;jsessionid=" + id + "?kind=error-page&value=1", 500);
+            getUrl(node, "session;jsessionid=" + id + "?op=big&bytes=1500000&value=v", 500);
+            getUrl(node, "session;jsessionid=" + id + "?op=unserializable&value=v", 500);
+            getUrl(node, "session;jsessionid=" + id + "?op=no-such-op", 500);
             get(browser, node, "op=change-id");
             get(browser, other, "op=login&user=alice&password=" + TestNodes.PASSWORD);
             get(browser, node, "op=logout");
@@ -132,13 +135,13 @@ class LogHygieneIT {
             }
             String header = IntStream.range(0, 150).mapToObj(i -> "JSESSIONID=" + browser.cookie())
                     .collect(Collectors.joining("; "));
-            track(browser, browser.get(node.session(), "op=get", Map.of("Cookie", header)));
+            send(browser, node + " 150 cookies", () -> browser.get(node.session(), "op=get", Map.of("Cookie", header)), 200);
             for (String forged : List.of(id + ".x.y", id + id, id + "." + node.route() + "." + node.route())) {
                 get(Browser.withCookie(forged), node, "op=get");
             }
             get(browser, other, "op=renew&name=fresh&value=f");
             get(browser, node, "op=invalidate");
-            getUrl(other, "session;jsessionid=" + id + "?op=get"); // an ended session's id
+            getUrl(other, "session;jsessionid=" + id + "?op=get", 200); // an ended session's id
             Browser fresh = new Browser();
             get(fresh, node, "op=change-id"); // the id changes in the request that made the session
             get(fresh, other, "op=get");
@@ -148,6 +151,7 @@ class LogHygieneIT {
             get(expiring, other, "op=get");
         }
         assertEquals(List.of(), unanswered, "requests the nodes closed the connection on without an answer");
+        assertEquals(List.of(), unexpected, "requests answered with another status than their path calls for");
     }
 
     @Test
@@ -174,28 +178,32 @@ class LogHygieneIT {
     }
 
     /**
-     * A request; every session id the browser or the answer names is remembered for the log search. A
-     * request that gets no answer is noted and the workload goes on, so that the log search still
-     * covers every path.
+     * A request, answered 200; every session id the browser or the answer names is remembered for the log
+     * search. A request that gets no answer, or another status than its path calls for, is noted and the
+     * workload goes on, so that the log search still covers every path.
      */
     private Map<String, String> get(Browser browser, Node node, String query) {
-        return send(browser, node + " " + query, () -> browser.get(node.session(), query));
+        return send(browser, node + " " + query, () -> browser.get(node.session(), query), 200);
     }
 
     private Map<String, String> hard(Browser browser, Node node, String query) {
-        return send(browser, node + " hard " + query, () -> browser.get(node.resolve("hard"), query).expect(200));
+        return send(browser, node + " hard " + query, () -> browser.get(node.resolve("hard"), query), 200);
     }
 
-    /** A request with the id in the URL; its status is not checked (several are failures on purpose). */
-    private void getUrl(Node node, String pathAndQuery) {
+    /** A request with the id in the URL, answered {@code expectedStatus} (several are failures on purpose). */
+    private void getUrl(Node node, String pathAndQuery, int expectedStatus) {
         Browser browser = new Browser();
         send(browser, node + " " + pathAndQuery.replaceAll("jsessionid=[^?]*", "jsessionid=..."),
-                () -> browser.get(URI.create(node.resolve("") + pathAndQuery)));
+                () -> browser.get(URI.create(node.resolve("") + pathAndQuery)), expectedStatus);
     }
 
-    private Map<String, String> send(Browser browser, String description, Supplier<Answer> request) {
+    private Map<String, String> send(Browser browser, String description, Supplier<Answer> request, int expectedStatus) {
         try {
-            return track(browser, request.get()).values();
+            Answer answer = track(browser, request.get());
+            if (answer.status() != expectedStatus) {
+                unexpected.add(description + ": " + answer.status() + " instead of " + expectedStatus);
+            }
+            return answer.values();
         } catch (AssertionError e) {
             if (!(e.getCause() instanceof IOException)) {
                 throw e;

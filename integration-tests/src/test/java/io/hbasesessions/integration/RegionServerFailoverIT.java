@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBaseCluster;
 import io.hbasesessions.embedded.HBaseClusterExtension;
 import io.hbasesessions.embedded.TestNamespace;
+import io.hbasesessions.testing.Browser;
 import io.hbasesessions.testing.NodeProcess;
 import io.hbasesessions.testing.NodeProgram;
 import io.hbasesessions.testing.load.LoadRecord;
@@ -17,6 +18,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.hbase.TableName;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * servers (ZooKeeper session timeout 5 s) under a bounded load of reads and writes, each request of a
  * session on the other node than the one before; then {@code kill -9} of the region server holding the
  * most session regions. While its regions are recovered, requests that need them answer the failMode
- * response (503) within {@code operationTimeoutMillis} plus a margin, never hang; afterwards every
+ * response (503) within {@code operationTimeoutMillis} plus a margin, never hang; no other session fails,
+ * and no request fails a short margin after the master reassigned the regions; afterwards every
  * write acknowledged before, during and after the kill reads back on both nodes. The full run with its
  * timeline is the benchmark part {@code failover}.
  */
@@ -44,6 +48,11 @@ class RegionServerFailoverIT {
     private static final Duration CLUSTER_WAIT = Duration.ofSeconds(90);
     private static final Duration BEFORE_THE_KILL = Duration.ofSeconds(5);
     private static final Duration AFTER_RECOVERY = Duration.ofSeconds(5);
+    /**
+     * From the master's last reassignment until a request is served again: a node's client meets the dead server
+     * it still had located once more, then locates the region anew, within operationTimeoutMillis.
+     */
+    private static final Duration AFTER_REASSIGNMENT_MARGIN = Duration.ofSeconds(2);
 
     private final TestNodes nodes = new TestNodes("failover");
     private EmbeddedHBaseCluster cluster;
@@ -81,6 +90,7 @@ class RegionServerFailoverIT {
         load.createSessions();
         Map<Integer, Integer> regions = cluster.regionsPerRegionServer(table);
         int victim = regions.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        Set<Integer> onTheVictim = sessionsHostedBy(victim, load.sessionCookies());
 
         load.start();
         Thread.sleep(BEFORE_THE_KILL.toMillis());
@@ -114,5 +124,40 @@ class RegionServerFailoverIT {
                 "every failed request answers the failMode response, none hangs or breaks its connection");
         double slowest = record.maxLatencyMillis(outcome -> !outcome.succeeded());
         assertTrue(slowest <= OPERATION_TIMEOUT_MS + MARGIN_MS, "a failed request took " + slowest + " ms");
+        assertFailuresOnlyWhileTheVictimsRegionsWereAway(record, onTheVictim);
+    }
+
+    /**
+     * Only the sessions whose rows were in the killed server's regions fail, and only until the master has
+     * reassigned those regions: a request sent a margin after that is served, for those sessions too.
+     */
+    private static void assertFailuresOnlyWhileTheVictimsRegionsWereAway(LoadRecord record, Set<Integer> onTheVictim) {
+        List<Outcome> failed = record.outcomes().stream().filter(outcome -> !outcome.succeeded()).toList();
+        Figures.print("failover: sessions on the killed region server / of them failed / failed elsewhere",
+                onTheVictim.size() + " / " + failed.stream().map(Outcome::session).filter(onTheVictim::contains).distinct()
+                        .count() + " / " + failed.stream().map(Outcome::session).filter(s -> !onTheVictim.contains(s))
+                        .distinct().count());
+        assertEquals(List.of(), failed.stream().map(Outcome::session).filter(session -> !onTheVictim.contains(session))
+                .distinct().sorted().toList(), "sessions whose rows were on a region server that kept running failed");
+        long recovered = record.nanosOf("reassigned") + AFTER_REASSIGNMENT_MARGIN.toNanos();
+        assertEquals(List.of(), failed.stream().filter(outcome -> outcome.startNanos() > recovered).toList(),
+                "requests sent " + AFTER_REASSIGNMENT_MARGIN.toMillis() + " ms after every region was reassigned failed");
+        assertTrue(record.count(outcome -> outcome.succeeded() && outcome.startNanos() > recovered
+                && onTheVictim.contains(outcome.session())) > 0, "no session on the killed region server was served "
+                + "after its regions were reassigned");
+    }
+
+    /** The numbers of the load's sessions whose rows {@code regionServer} hosts. */
+    private Set<Integer> sessionsHostedBy(int regionServer, List<String> cookies) {
+        Set<Integer> hosted = new TreeSet<>();
+        for (int session = 0; session < cookies.size(); session++) {
+            byte[] row = StoredSessions.rowKey(TestNodes.CONTEXT_PATH, Browser.withoutRoute(cookies.get(session)));
+            if (cluster.regionServerHosting(table, row) == regionServer) {
+                hosted.add(session);
+            }
+        }
+        assertTrue(!hosted.isEmpty() && hosted.size() < cookies.size(), "region server " + regionServer + " hosts "
+                + hosted.size() + " of the " + cookies.size() + " sessions");
+        return hosted;
     }
 }

@@ -62,8 +62,12 @@ final class StoredSessions implements AutoCloseable {
         return HexFormat.of().formatHex(rowKey(sessionId));
     }
 
-    /** DESIGN.md's row key: SHA-256 of {@code keyScope + "\n" + sessionId}. */
     byte[] rowKey(String sessionId) {
+        return rowKey(keyScope, sessionId);
+    }
+
+    /** DESIGN.md's row key: SHA-256 of {@code keyScope + "\n" + sessionId}. */
+    static byte[] rowKey(String keyScope, String sessionId) {
         try {
             return MessageDigest.getInstance("SHA-256").digest((keyScope + "\n" + sessionId).getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

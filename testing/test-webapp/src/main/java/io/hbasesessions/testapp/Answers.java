@@ -49,6 +49,23 @@ public final class Answers {
         sleep(intParameter(request, "work", 0));
     }
 
+    /**
+     * The work a request does after its answer: with {@code holdAfterCommit=NAME} (and {@link Gates#expect} called
+     * when the request began) it waits at gate NAME until the client has read what it wanted while this request
+     * still runs, if the answer was sent (one that was not would never reach that client); otherwise
+     * {@link #work}.
+     */
+    public static void workAfterAnswering(ServletRequest request, boolean answerSent) {
+        String gate = request.getParameter(Gates.HOLD_AFTER_COMMIT);
+        if (gate == null) {
+            work(request);
+        } else if (answerSent) {
+            Gates.awaitUninterrupted(gate);
+        } else {
+            Gates.pass(gate);
+        }
+    }
+
     public static void sleep(int millis) {
         if (millis > 0) {
             try {

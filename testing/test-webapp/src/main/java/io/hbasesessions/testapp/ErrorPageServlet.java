@@ -26,6 +26,6 @@ public final class ErrorPageServlet extends HttpServlet {
             body += "errorPage=" + pageWrites + "\n";
         }
         Answers.writeWithLength(response, body + "errorPageShown=true\n");
-        Answers.work(request);
+        Answers.workAfterAnswering(request, response.isCommitted());
     }
 }

@@ -18,7 +18,9 @@ import java.util.concurrent.Executors;
  * One session change, answered in one of the ways a response gets committed: {@code /style?kind=K}
  * with {@code name=N&value=V} (sets attribute N, default {@code v}, to the string V) or {@code incr=N}
  * (increments the Integer attribute N), or {@code readOnly=true} (only reads attribute N). {@code work=MS} is slow work done after the answer is committed
- * (or, for {@code plain}, after it is written): a save that waits for the request to end comes too late.
+ * (or, for {@code plain}, after it is written): a save that waits for the request to end comes too late;
+ * {@code holdAfterCommit=GATE} instead holds the request after its committed answer until the client releases
+ * the {@link Gates gate}, so the client reads what it wants while the request certainly still runs.
  * The kinds ({@link #KINDS}):
  * <ul>
  *   <li>{@code plain}: through the writer, committed when the request ends;</li>
@@ -63,8 +65,12 @@ public final class StyleServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException, ServletException {
         if (request.getDispatcherType() == DispatcherType.ASYNC) {
             Answers.writeWithLength(response, (String) request.getAttribute(BODY));
-            Answers.work(request);
+            Answers.workAfterAnswering(request, response.isCommitted());
             return;
+        }
+        String hold = request.getParameter(Gates.HOLD_AFTER_COMMIT);
+        if (hold != null) {
+            Gates.expect(hold);
         }
         String kind = String.valueOf(request.getParameter("kind"));
         switch (kind) {
@@ -80,8 +86,12 @@ public final class StyleServlet extends HttpServlet {
                     } finally {
                         async.complete();
                     }
-                    // After complete() the request is gone: only its copied parameter is left.
-                    Answers.sleep(workMillis);
+                    // After complete() the request is gone: only its copied parameters are left.
+                    if (hold == null) {
+                        Answers.sleep(workMillis);
+                    } else {
+                        Gates.awaitUninterrupted(hold);
+                    }
                 });
                 return;
             }
@@ -123,7 +133,8 @@ public final class StyleServlet extends HttpServlet {
             }
             default -> throw new ServletException("Unknown kind '" + kind + "'; known: " + KINDS);
         }
-        Answers.work(request);
+        // After sendError the response counts as committed, but the container writes the error answer later.
+        Answers.workAfterAnswering(request, response.isCommitted() && !kind.equals("send-error"));
         if (kind.equals("flush")) {
             response.getWriter().print("after-flush=true\n");
         }

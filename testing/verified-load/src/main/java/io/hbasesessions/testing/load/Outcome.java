@@ -2,10 +2,10 @@ package io.hbasesessions.testing.load;
 
 /**
  * One request of a load: when it was sent ({@link System#nanoTime()}), how long its answer took, the
- * node it went to, whether it wrote, and its HTTP status, or {@link #NO_ANSWER} or
- * {@link #CONNECTION_FAILED} when there was none.
+ * node it went to, the session it was for (its number in {@link VerifiedLoad#sessionCookies()}), whether it
+ * wrote, and its HTTP status, or {@link #NO_ANSWER} or {@link #CONNECTION_FAILED} when there was none.
  */
-public record Outcome(long startNanos, long latencyNanos, int node, boolean write, int status) {
+public record Outcome(long startNanos, long latencyNanos, int node, int session, boolean write, int status) {
 
     /** No answer within the load's request timeout: the request hung. */
     public static final int NO_ANSWER = -1;

@@ -138,6 +138,14 @@ public final class VerifiedLoad {
         return null;
     }
 
+    /**
+     * The cookie of each session, by its number ({@link Outcome#session()}), as the node that answered it last set
+     * it (a route suffix included); call it when no request runs (before {@link #start}, after {@link #stop}).
+     */
+    public List<String> sessionCookies() {
+        return sessions.stream().map(session -> session.cookie).toList();
+    }
+
     /** Starts the client threads and the machine sampler; returns at once. */
     public synchronized void start() {
         if (running) {
@@ -269,7 +277,8 @@ public final class VerifiedLoad {
         http.sendAsync(request(session, node, write ? endpoints.write() : endpoints.read()),
                 HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
                     Exchange exchange = exchange(session, started, response, failure);
-                    outcomes.add(new Outcome(started, exchange.latencyNanos, node, write, exchange.status));
+                    outcomes.add(new Outcome(started, exchange.latencyNanos, node, session.number, write,
+                            exchange.status));
                     if (exchange.succeeded()) {
                         check(session, write, endpoints.counterIn(exchange.body).orElse(0), node);
                     }
