@@ -52,7 +52,7 @@ public final class Setting<T> {
                     + "a tenth of its idle timeout.", Long::valueOf, Range.between(0, Integer.MAX_VALUE));
     public static final Setting<LockingMode> LOCKING_MODE = enumSetting("lockingMode", LockingMode.class,
             LockingMode.OPTIMISTIC, "How concurrent requests on one session are kept from losing updates (see "
-                    + "Concurrency).");
+                    + "docs/behaviour.md, Concurrency).");
     public static final Setting<Long> LEASE_TIMEOUT_SECONDS = new Setting<>("leaseTimeoutSeconds", Long.class, 30L,
             "seconds, 1-3600", "With `lockingMode=pessimistic`: a lease not given back (its node died) is free "
                     + "again after this long.", Long::valueOf, Range.between(1, 3600));
@@ -127,8 +127,8 @@ public final class Setting<T> {
 
     public static final Setting<Boolean> EXPIRY_EVENTS = new Setting<>("expiryEvents", Boolean.class, false,
             "`true`, `false`", "Fire `sessionDestroyed` and `valueUnbound` when a session idles out or reaches "
-                    + "`maxLifetimeSeconds`, once across the fleet, on a node serving its key scope (see Expiry and "
-                    + "sessionDestroyed). Writes an entry in `expiryTable` when a write moves a session's expiry into "
+                    + "`maxLifetimeSeconds`, once across the fleet, on a node serving its key scope (see "
+                    + "docs/behaviour.md, Expiry and sessionDestroyed). Writes an entry in `expiryTable` when a write moves a session's expiry into "
                     + "another time bucket; `false`: nothing is written or swept.", Setting::parseBoolean, Range.any());
     public static final Setting<Long> EXPIRY_EVENT_DELAY_SECONDS = new Setting<>("expiryEventDelaySeconds", Long.class,
             60L, "seconds, 2-3600", "With `expiryEvents`: the events of a session fire within about this long after "

@@ -372,7 +372,7 @@ public class HBaseSessionManager extends ManagerBase {
     void noteStaysWithTheRequest(String note) {
         if (notesReported.add(note)) {
             log.warn("Session note " + note + " of context [" + getContext().getName() + "] is not stored with the "
-                    + "session: it is gone when the request ends (README, Limits)");
+                    + "session: it is gone when the request ends (docs/limits.md)");
         }
     }
 
