@@ -50,11 +50,19 @@ public final class ScopeServlet extends HttpServlet {
             throws IOException {
         String value = request.getParameter("value");
         if (style.equals("async")) {
+            String hold = request.getParameter(Gates.HOLD_AFTER_COMMIT);
+            if (hold != null) {
+                Gates.expect(hold);
+            }
             AsyncContext async = request.startAsync();
             async.start(() -> {
                 request.getSession(false).setAttribute("value", value);
                 async.complete();
-                Answers.sleep(SLOW_WORK_MILLIS);
+                if (hold == null) {
+                    Answers.sleep(SLOW_WORK_MILLIS);
+                } else {
+                    Gates.awaitUninterrupted(hold);
+                }
             });
             return;
         }

@@ -44,6 +44,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ExtendWith(HBaseExtension.class)
 public abstract class AbstractAdapterContractTest {
 
+    /** The test WAR's parameter that holds a request after its answer until the client releases it (Gates). */
+    private static final String HOLD_AFTER_COMMIT = "holdAfterCommit";
+
     /** The user every node's realm knows, with {@link #PASSWORD} and the role {@code user}. */
     public static final String USER = "alice";
     public static final String PASSWORD = "pw-unique-7Hq2Zx";
@@ -157,7 +160,9 @@ public abstract class AbstractAdapterContractTest {
      * The servlet sets a value, commits its response one way or another, then keeps working for a while
      * before it returns (after {@code complete()}, for async). The client asks again the moment the
      * response's headers arrive: the value must already be stored. Servlet 6.1's redirect form is tried
-     * where the container has 6.1 (Tomcat 11); elsewhere it is the classic redirect.
+     * where the container has 6.1 (Tomcat 11); elsewhere it is the classic redirect. The async request's
+     * work after {@code complete()} waits at a gate until the client has read the session, and the release
+     * says it was still waiting: the save came at {@code complete()}, not at the end of the request.
      */
     @ParameterizedTest
     @ValueSource(strings = {"flush", "large", "content-length", "redirect", "redirect-6.1", "error", "async"})
@@ -169,12 +174,18 @@ public abstract class AbstractAdapterContractTest {
             String cookie = browser.cookie();
             HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
             for (int round = 0; round < 5; round++) {
+                String hold = style.equals("async") ? "&" + HOLD_AFTER_COMMIT + "=async-" + round + "-" + System.nanoTime() : "";
                 HttpResponse<InputStream> committed = client.send(HttpRequest.newBuilder(
-                        URI.create(scope + "?op=commit&style=" + style + "&value=v" + round))
+                        URI.create(scope + "?op=commit&style=" + style + "&value=v" + round + hold))
                         .header("Cookie", "JSESSIONID=" + cookie).build(), HttpResponse.BodyHandlers.ofInputStream());
                 assertTrue(committed.statusCode() < 500, style + " answered " + committed.statusCode());
                 assertEquals("v" + round, Browser.withCookie(cookie).get(scope, "op=read").body(),
                         style + ": the change was not stored when the headers arrived");
+                if (!hold.isEmpty()) {
+                    // A client of its own: the held request's keep-alive connection is busy until it ends.
+                    assertEquals("true", new Browser().get(scope.resolve("gate"), "release=" + hold.substring(hold.indexOf('=') + 1))
+                            .value("held"), "the async request's work after complete() was over before the session was read");
+                }
                 committed.body().readAllBytes();
             }
         }
