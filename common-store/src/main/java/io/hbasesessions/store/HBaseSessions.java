@@ -26,6 +26,11 @@ final class HBaseSessions {
     }
 
     static SessionProtocol open(StoreSettings settings, Webapp webapp, Clock clock, TableView tableView) {
+        if (settings.get(Setting.STICKY_SESSIONS) && webapp.route().isEmpty()) {
+            throw new StoreConfigurationException("stickySessions needs a route for each node, which its session ids "
+                    + "end in and the load balancer routes by: set jvmRoute on Tomcat's <Engine> (or -DjvmRoute), or "
+                    + "Jetty's worker name (jetty.sessionIdManager.workerName), different on every node");
+        }
         ClientLogDefaults.apply();
         LiveCounters counters = new LiveCounters();
         StateSeal seal = StateSeal.of(settings, counters);
@@ -52,9 +57,11 @@ final class HBaseSessions {
                     ? Optional.of(new HBaseExpiryIndex(tableView.apply(table(hbase, settings.get(Setting.EXPIRY_TABLE),
                             settings)), calls, settings.get(Setting.KEY_SCOPE)))
                     : Optional.empty();
+            ChangeFeed changes = new HBaseChangeFeed(tableView.apply(table(hbase, settings.get(Setting.CHANGES_TABLE),
+                    settings)), calls, lifecycle, ChangeFeed.retentionMillis(settings), settings.get(Setting.KEY_SCOPE));
             // Its own counters: a failed health check is no failed request.
             HBaseCalls healthCalls = new HBaseCalls(new LiveCounters());
-            return StoreFactory.protocol(settings, webapp, clock, counters, seal, rows, index, expiryIndex,
+            return StoreFactory.protocol(settings, webapp, clock, counters, seal, rows, index, expiryIndex, changes,
                     () -> SessionTables.checkHealth(hbase, healthCalls, settings), connection::close);
         } catch (RuntimeException e) {
             connection.close();

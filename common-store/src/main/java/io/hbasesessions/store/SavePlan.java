@@ -29,15 +29,17 @@ final class SavePlan {
     private final SessionRecord current;
     private final AttributeChanges changes;
     private final Optional<String> user;
+    private final Optional<String> claimedHome;
     private final WriteDurability durability;
 
     private SavePlan(Kind kind, StoredState base, SessionRecord current, AttributeChanges changes,
-            Optional<String> user, WriteDurability durability) {
+            Optional<String> user, Optional<String> claimedHome, WriteDurability durability) {
         this.kind = kind;
         this.base = base;
         this.current = current;
         this.changes = changes;
         this.user = user;
+        this.claimedHome = claimedHome;
         this.durability = durability;
     }
 
@@ -45,20 +47,24 @@ final class SavePlan {
      * @param base the state the request's session was read as (or last written as)
      * @param current the session's metadata at the end of the request
      * @param user the user to index now
+     * @param claimedHome the route of the node that takes the session's home ({@code stickySessions}), if it moves
      */
     static SavePlan decide(StoredState base, SessionRecord current, AttributeChanges changes, Optional<String> user,
-            ExpiryPolicy expiry, Durabilities durabilities) {
+            Optional<String> claimedHome, ExpiryPolicy expiry, Durabilities durabilities) {
         boolean loginChanged = !current.login().equals(base.login()) || !user.equals(base.indexedUser());
-        boolean metadataChanged = loginChanged || !current.maxInactiveInterval().equals(base.maxInactiveInterval());
+        boolean homeMoves = claimedHome.isPresent() && !claimedHome.equals(base.home());
+        boolean metadataChanged = loginChanged || homeMoves
+                || !current.maxInactiveInterval().equals(base.maxInactiveInterval());
         if (!changes.isEmpty() || metadataChanged) {
-            return new SavePlan(Kind.WRITE, base, current, changes, user,
+            return new SavePlan(Kind.WRITE, base, current, changes, user, claimedHome,
                     loginChanged ? durabilities.lifecycle() : durabilities.write());
         }
         if (!current.lastAccessTime().isAfter(base.lastAccessTime())) {
-            return new SavePlan(Kind.NOTHING, base, current, changes, user, durabilities.touch());
+            return new SavePlan(Kind.NOTHING, base, current, changes, user, claimedHome, durabilities.touch());
         }
         boolean due = expiry.touchIsDue(base.lastAccessTime(), current.lastAccessTime(), current.maxInactiveInterval());
-        return new SavePlan(due ? Kind.TOUCH : Kind.TOUCH_NOT_DUE, base, current, changes, user, durabilities.touch());
+        return new SavePlan(due ? Kind.TOUCH : Kind.TOUCH_NOT_DUE, base, current, changes, user, claimedHome,
+                durabilities.touch());
     }
 
     Kind kind() {
@@ -102,7 +108,7 @@ final class SavePlan {
 
     /**
      * This request's changes on top of {@code target}: its attribute changes, its metadata where it
-     * changed them, and the later of the two access times.
+     * changed them, the home it claimed, and the later of the two access times.
      */
     StoredState.Builder onto(StoredState target) {
         Instant lastAccess = latest(target.lastAccessTime(), current.lastAccessTime());
@@ -116,6 +122,7 @@ final class SavePlan {
         if (userChanges()) {
             next.indexedUser(user);
         }
+        claimedHome.ifPresent(route -> next.home(claimedHome));
         return next;
     }
 

@@ -31,6 +31,12 @@ public final class SessionIds {
         return dot > 0 && ROUTE.matcher(id).region(dot + 1, id.length()).matches() ? id.substring(0, dot) : id;
     }
 
+    /** The route suffix of {@code id} (what follows its last dot, when it has the shape of a route), or null. */
+    public static String routeOf(String id) {
+        String withoutRoute = withoutRoute(id);
+        return withoutRoute == null || withoutRoute.length() == id.length() ? null : id.substring(withoutRoute.length() + 1);
+    }
+
     /**
      * {@code uri} without the path parameters whose value is one of {@code ids}, with or without a route
      * ({@code ;jsessionid=ID.node0}, whatever the parameter's name): a request a container keeps for later (the

@@ -29,12 +29,14 @@ final class SessionProtocol implements SessionStore {
     private final SessionCreation creation;
     private final SavePlan.Durabilities durabilities;
     private final Optional<ExpirySweeper> sweeper;
+    private final StickyCopies copies;
     private final Supplier<StoreHealth> health;
     private final Runnable onClose;
     private final LiveLatencies latencies = new LiveLatencies();
 
     SessionProtocol(StoreSettings settings, SaveOperation.Collaborators with, AttributePolicy values, LiveReads reads,
-            UserSessions users, Optional<ExpirySweeper> sweeper, Supplier<StoreHealth> health, Runnable onClose) {
+            UserSessions users, Optional<ExpirySweeper> sweeper, StickyCopies copies, Supplier<StoreHealth> health,
+            Runnable onClose) {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
         this.with = with;
@@ -44,6 +46,7 @@ final class SessionProtocol implements SessionStore {
         this.durabilities = SavePlan.Durabilities.of(settings);
         this.creation = new SessionCreation(settings, with, durabilities);
         this.sweeper = sweeper;
+        this.copies = copies;
         this.health = health;
         this.onClose = onClose;
     }
@@ -60,19 +63,24 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public StoredSession newSession(SessionRecord record, boolean transientSession) {
-        StoredState state = StoredState.newSession(values.writeKind(), record);
+        StoredState state = StoredState.newSession(values.writeKind(), record, copies.homeOfNewSessions());
         return new StoredSession(record, state, 0, values.attributesOf(state, null), null, transientSession, false);
     }
 
     @Override
     public Optional<StoredSession> load(String sessionId) {
+        return load(sessionId, null);
+    }
+
+    @Override
+    public Optional<StoredSession> load(String sessionId, String route) {
         long started = System.nanoTime();
-        Optional<StoredSession> loaded = read(sessionId);
+        Optional<StoredSession> loaded = read(sessionId, route);
         latencies.record(StoreOperation.LOAD, started);
         return loaded;
     }
 
-    private Optional<StoredSession> read(String sessionId) {
+    private Optional<StoredSession> read(String sessionId, String route) {
         with.counters().increment(StoreCounter.LOADS);
         Optional<SessionKey> key = SessionKey.forLookup(keyScope, sessionId);
         if (key.isEmpty()) {
@@ -81,7 +89,7 @@ final class SessionProtocol implements SessionStore {
         }
         Deadline deadline = settings.operationDeadline();
         if (with.lockingMode() != LockingMode.PESSIMISTIC) {
-            return reads.loadLive(key.get(), deadline).map(row -> values.loaded(sessionId, key.get(), row, null));
+            return loadOptimistic(sessionId, key.get(), route, deadline);
         }
         // The lease was just taken on the primary: the read under it is the primary's too.
         String lease = reads.takeLease(key.get(), deadline);
@@ -90,6 +98,33 @@ final class SessionProtocol implements SessionStore {
             with.rows().dropLease(key.get(), lease, deadline);
         }
         return loaded;
+    }
+
+    /**
+     * From this node's copy when the request is routed here and the copy is current ({@code stickySessions}), else
+     * from HBase; a session read from HBase whose home is elsewhere moves here with its next save, unless the request
+     * was routed here (its id still names this node: the session moved away since, and stays where it went).
+     */
+    private Optional<StoredSession> loadOptimistic(String sessionId, SessionKey key, String route, Deadline deadline) {
+        boolean routedHere = copies.isRoutedHere(route);
+        if (routedHere) {
+            Optional<SessionRow> copy = copies.current(key).filter(row -> !with.expiry().isOverAt(row.state(), now()));
+            if (copy.isPresent()) {
+                return Optional.of(values.loaded(sessionId, key, copy.get(), null));
+            }
+        }
+        Optional<SessionRow> row = reads.loadLive(key, deadline);
+        if (row.isEmpty()) {
+            copies.forget(key);
+            return Optional.empty();
+        }
+        copies.remember(key, row.get());
+        StoredSession loaded = values.loaded(sessionId, key, row.get(), null);
+        StoredState state = row.get().state();
+        if (copies.claims(state) && (!routedHere || state.home().isEmpty())) {
+            copies.homeOfNewSessions().ifPresent(loaded::claimHome);
+        }
+        return Optional.of(loaded);
     }
 
     @Override
@@ -140,8 +175,8 @@ final class SessionProtocol implements SessionStore {
 
     private SavePlan planFor(StoredSession session, SessionRecord current, SessionKey key) {
         AttributeChanges changes = session.attributes().changes(key.shortHex());
-        return SavePlan.decide(session.state(), current, changes, IndexedUsers.of(session, current, changes, key, settings.find(Setting.PRINCIPAL_ATTRIBUTE)),
-                with.expiry(), durabilities);
+        return SavePlan.decide(session.state(), current, changes, IndexedUsers.of(session, current, changes, key,
+                settings.find(Setting.PRINCIPAL_ATTRIBUTE)), session.claimedHome(), with.expiry(), durabilities);
     }
 
     @Override
@@ -334,6 +369,7 @@ final class SessionProtocol implements SessionStore {
 
     @Override
     public void close() {
+        copies.close();
         OpenStores.closed(this);
         onClose.run();
     }

@@ -37,6 +37,15 @@ public interface SessionStore extends AutoCloseable {
      */
     Optional<StoredSession> load(String sessionId);
 
+    /**
+     * As {@link #load(String)}, for a request whose session id carried {@code route} (its suffix: Tomcat's
+     * {@code jvmRoute}, Jetty's worker name; null for none). With {@code stickySessions}, a request routed to this
+     * node is answered from the node's copy when it is current; a session read from HBase for a request routed
+     * elsewhere (its node failed, or the balancer moved the user) becomes at home on this node with its next save,
+     * and the container should give the client the id with this node's route.
+     */
+    Optional<StoredSession> load(String sessionId, String route);
+
     /** The ids among {@code sessionIds} that name live sessions: one batch of reads. */
     Set<String> liveAmong(Collection<String> sessionIds);
 

@@ -25,8 +25,8 @@ import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
 
 /**
- * The schema of the {@code sessions} and {@code user_sessions} tables, and of {@code session_expiry} with
- * {@code expiryEvents}: created when missing and {@code createTable} is on, otherwise checked, with every
+ * The schema of the {@code sessions} and {@code user_sessions} tables, of {@code session_expiry} with
+ * {@code expiryEvents} and of {@code session_changes} with {@code stickySessions}: created when missing and {@code createTable} is on, otherwise checked, with every
  * difference and the shell command that fixes it in one message. The tables share one family layout; their
  * keys all start with a uniformly distributed byte (a hash, a salt), so all are pre-split on it. Only the
  * sessions table gets {@code regionReplicas}: the indexes are read only by revocation, "find by user" and
@@ -154,6 +154,9 @@ final class SessionTables {
         List<String> tables = new ArrayList<>(List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE)));
         if (settings.get(Setting.EXPIRY_EVENTS)) {
             tables.add(settings.get(Setting.EXPIRY_TABLE));
+        }
+        if (settings.get(Setting.STICKY_SESSIONS)) {
+            tables.add(settings.get(Setting.CHANGES_TABLE));
         }
         return tables.stream().map(TableName::valueOf).toList();
     }
@@ -324,7 +327,8 @@ final class SessionTables {
         difference("COMPRESSION", actual.getCompressionType().name(), compression(settings).name(), differences);
         difference("TTL", (long) actual.getTimeToLive(), settings.get(Setting.MAX_LIFETIME_SECONDS), differences);
         if (!isSessionsTable(settings, name)) {
-            difference("NEW_VERSION_BEHAVIOR", actual.isNewVersionBehavior(), INDEX_NEW_VERSION_BEHAVIOR, differences);
+            difference("NEW_VERSION_BEHAVIOR", actual.isNewVersionBehavior(), newVersionBehavior(settings, name),
+                    differences);
         }
         return differences;
     }
@@ -346,8 +350,10 @@ final class SessionTables {
                 .build();
     }
 
+    /** The changes table, like the sessions table, never deletes: it only overwrites a change with a newer one. */
     private static boolean newVersionBehavior(StoreSettings settings, TableName name) {
-        return isSessionsTable(settings, name) ? SESSIONS_NEW_VERSION_BEHAVIOR : INDEX_NEW_VERSION_BEHAVIOR;
+        return isSessionsTable(settings, name) || name.equals(TableName.valueOf(settings.get(Setting.CHANGES_TABLE)))
+                ? SESSIONS_NEW_VERSION_BEHAVIOR : INDEX_NEW_VERSION_BEHAVIOR;
     }
 
     private static String familySpec(StoreSettings settings, TableName name) {

@@ -138,6 +138,26 @@ public final class Setting<T> {
             "`[namespace:]name`", "With `expiryEvents`: the expiry index, one row per time bucket, key scope and salt.",
             Function.identity(), Range.tableName());
 
+    public static final Setting<Boolean> STICKY_SESSIONS = new Setting<>("stickySessions", Boolean.class, false,
+            "`true`, `false`", "For a load balancer with session affinity by route (Tomcat's `jvmRoute`, Jetty's worker "
+                    + "name; each node's must differ): a request whose id carries this node's route is served from the "
+                    + "node's copy of its session, kept current by `changesTable`, instead of a read from HBase; writes "
+                    + "still reach HBase before the response. Every node of a key scope must run a version that knows it "
+                    + "(see docs/behaviour.md, Sticky sessions).", Setting::parseBoolean, Range.any());
+    public static final Setting<Long> STICKY_STALENESS_MILLIS = new Setting<>("stickyStalenessMillis", Long.class,
+            1_000L, "milliseconds, 200-60000", "With `stickySessions`: a change made on another node (a write, "
+                    + "invalidation, revocation, id change) reaches this node's copies within this long; a node that "
+                    + "could not read `changesTable` for this long reads from HBase until it can.", Long::valueOf,
+            Range.between(200, 60_000));
+    public static final Setting<Long> STICKY_COPIES_MAX_BYTES = new Setting<>("stickyCopiesMaxBytes", Long.class,
+            64L * 1024 * 1024, "bytes, 0-68719476736", "With `stickySessions`: the serialized sessions this node keeps, "
+                    + "least recently used first out; a session not kept is read from HBase.", Long::valueOf,
+            Range.between(0, 64L * 1024 * 1024 * 1024));
+    public static final Setting<String> CHANGES_TABLE = new Setting<>("changesTable", String.class, "session_changes",
+            "`[namespace:]name`", "With `stickySessions`: one row per key scope naming the sessions changed in the last "
+                    + "seconds by a node that was not their home, which every node reads a few times a second.",
+            Function.identity(), Range.tableName());
+
     private final String name;
     private final Class<T> type;
     private final T defaultValue;

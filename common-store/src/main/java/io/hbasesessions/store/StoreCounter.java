@@ -40,6 +40,13 @@ public enum StoreCounter {
     EXPIRED_BY_SWEEP("expiredBySweep", "Sessions this node's sweeps ended for their expiry events (expiryEvents)."),
     EXPIRY_ENTRIES_REFUSED("expiryEntriesRefused", "Expiry index entries a sweep dropped because they do not name a "
             + "session of this key scope (failed their seal, or an id that does not hash to their row)."),
+    STICKY_HITS("stickyHits", "Loads routed to this node that its copy answered, without HBase (stickySessions)."),
+    STICKY_MISSES("stickyMisses", "Loads routed to this node that HBase answered: no copy, or the changes of other "
+            + "nodes not read lately enough (stickySessions)."),
+    STICKY_INVALIDATIONS("stickyInvalidations", "Copies dropped because another node changed, ended or took over "
+            + "their session (stickySessions)."),
+    CHANGES_ANNOUNCED("changesAnnounced", "Writes and ends of a session whose home is another node, announced to its "
+            + "copies in changesTable."),
     ERRORS("errors", "Operations that failed because HBase could not be reached or did not answer in time.");
 
     private final String counterName;

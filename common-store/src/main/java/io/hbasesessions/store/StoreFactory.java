@@ -16,12 +16,16 @@ final class StoreFactory {
 
     /**
      * @param expiryIndex the expiry index when {@code expiryEvents} is on, else empty
+     * @param changes the sessions other nodes changed ({@code stickySessions})
      * @param health the health check of this store's tables
      * @param onClose gives back what the tables hold (the shared connection)
      */
     static SessionProtocol protocol(StoreSettings settings, Webapp webapp, Clock clock, LiveCounters counters,
-            StateSeal seal, SessionRows rows, UserIndex index, Optional<ExpiryIndex> expiryIndex,
+            StateSeal seal, SessionRows tableRows, UserIndex index, Optional<ExpiryIndex> expiryIndex, ChangeFeed changes,
             Supplier<StoreHealth> health, Runnable onClose) {
+        StickyCopies copies = new StickyCopies(settings.get(Setting.STICKY_SESSIONS) ? webapp.route() : Optional.empty(),
+                changes, settings, counters, System::nanoTime);
+        SessionRows rows = new StickyRows(tableRows, copies);
         Duration leaseTimeout = Duration.ofSeconds(settings.get(Setting.LEASE_TIMEOUT_SECONDS));
         Duration keptForSweep = expiryIndex.isEmpty() ? Duration.ZERO
                 : Duration.ofSeconds(settings.get(Setting.EXPIRY_EVENT_DELAY_SECONDS)).plus(leaseTimeout);
@@ -39,6 +43,7 @@ final class StoreFactory {
                 expiryRows, tracking, rows, index, expiry, clock, counters, settings::operationDeadline),
                 settings.get(Setting.KEY_SCOPE), reads::isSessionHere, leaseTimeout,
                 (sessionId, key, row) -> values.loaded(sessionId, key, row, null)));
-        return new SessionProtocol(settings, with, values, reads, new UserSessions(with), sweeper, health, onClose);
+        copies.startReading(settings.get(Setting.KEY_SCOPE));
+        return new SessionProtocol(settings, with, values, reads, new UserSessions(with), sweeper, copies, health, onClose);
     }
 }

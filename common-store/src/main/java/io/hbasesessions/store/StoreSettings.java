@@ -179,6 +179,16 @@ public final class StoreSettings {
             if (settings.get(Setting.TIMELINE_READS)) {
                 timelineReadProblems(settings).forEach(problems::add);
             }
+            if (settings.get(Setting.STICKY_SESSIONS)) {
+                String changesTable = settings.get(Setting.CHANGES_TABLE);
+                if (List.of(settings.get(Setting.TABLE), settings.get(Setting.INDEX_TABLE), expiryTable).contains(changesTable)) {
+                    problems.add("changesTable must differ from table, indexTable and expiryTable (it is '" + changesTable + "')");
+                }
+                if (settings.get(Setting.LOCKING_MODE) == LockingMode.PESSIMISTIC) {
+                    problems.add("stickySessions needs lockingMode=optimistic or none: a pessimistic load takes the "
+                            + "session's lease in HBase, so no request could be served from a copy");
+                }
+            }
             if (!problems.isEmpty()) {
                 throw new StoreConfigurationException("Invalid hbase-sessions configuration: " + String.join("; ", problems));
             }

@@ -21,6 +21,8 @@ public final class StoredSession {
     /** The pessimistic lease the load took and the next save gives back, or null. */
     private String leaseToken;
     private volatile boolean stale;
+    /** The route of this node when the next save moves the session's home here ({@code stickySessions}). */
+    private volatile Optional<String> claimedHome = Optional.empty();
 
     StoredSession(SessionRecord record, StoredState state, long version, SessionAttributes attributes,
             String leaseToken, boolean transientSession, boolean stale) {
@@ -81,6 +83,15 @@ public final class StoredSession {
 
     long version() {
         return version;
+    }
+
+    Optional<String> claimedHome() {
+        return claimedHome;
+    }
+
+    /** The next save makes this node the session's home, whose copy answers the requests routed to it. */
+    void claimHome(String route) {
+        claimedHome = Optional.of(route);
     }
 
     /** Takes the lease token: it is given back by exactly one save or release. */

@@ -28,17 +28,21 @@ import java.util.zip.CRC32C;
  * login         string name (length -1: no login), string auth type, int role count, strings
  * indexed user  string (length -1: none): the user "log out everywhere" finds this session under
  * system        string (length -1: none): the session system that wrote the row ({@link Container#sessionSystem()})
+ * home          layout 4 only: string, the route of the node whose copy of the session is trusted
+ *               ({@code stickySessions}); a state without a home is written as layout 3
  * attributes    int count; string name, int length, value bytes
  * CRC32C of all the above (int)
  * </pre>
  * A string is an int length and UTF-8 bytes. Layouts 1 and 2 (earlier versions, without the system) are
- * still read.
+ * still read. Layout 4 is written only for a home, so that nodes of the version before it read every session
+ * until {@code stickySessions} is turned on.
  */
 final class StoredState {
 
     private static final int LAYOUT_V1 = 0x10;
     private static final int LAYOUT_V2 = 0x20;
     private static final int LAYOUT_V3 = 0x30;
+    private static final int LAYOUT_V4 = 0x40;
     private static final int LAYOUT_MASK = 0xF0;
     private static final int CODEC_KRYO = 0x01;
     private static final int CODEC_JAVA = 0x02;
@@ -55,6 +59,7 @@ final class StoredState {
     private final Optional<SessionPrincipal> login;
     private final Optional<String> indexedUser;
     private final Optional<String> sessionSystem;
+    private final Optional<String> home;
     private final Map<String, byte[]> attributeBytes;
 
     private StoredState(Builder builder) {
@@ -66,12 +71,19 @@ final class StoredState {
         this.login = builder.login;
         this.indexedUser = builder.indexedUser;
         this.sessionSystem = builder.sessionSystem;
+        this.home = builder.home;
         this.attributeBytes = Collections.unmodifiableMap(new LinkedHashMap<>(builder.attributeBytes));
     }
 
     /** The state of a session that is not stored yet: no attributes, no cell TTL chosen. */
     static StoredState newSession(SerializerKind codec, SessionRecord record) {
+        return newSession(codec, record, Optional.empty());
+    }
+
+    /** As {@link #newSession(SerializerKind, SessionRecord)}, at home on the node of route {@code home}. */
+    static StoredState newSession(SerializerKind codec, SessionRecord record, Optional<String> home) {
         Builder builder = new Builder();
+        builder.home = home;
         builder.codec = codec;
         builder.creationTime = record.creationTime();
         builder.lastAccessTime = record.lastAccessTime();
@@ -114,6 +126,11 @@ final class StoredState {
         return sessionSystem;
     }
 
+    /** The route of the node whose copy of this session may answer its requests ({@code stickySessions}). */
+    Optional<String> home() {
+        return home;
+    }
+
     /** Attribute name to serialized value, in the order they were stored. */
     Map<String, byte[]> attributeBytes() {
         return attributeBytes;
@@ -131,7 +148,7 @@ final class StoredState {
     byte[] toBytes() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(256 + attributeBytes.size() * 64);
         try (DataOutputStream out = new DataOutputStream(buffer)) {
-            out.writeByte(LAYOUT_V3 | codecNibble(codec));
+            out.writeByte((home.isPresent() ? LAYOUT_V4 : LAYOUT_V3) | codecNibble(codec));
             out.writeLong(creationTime.toEpochMilli());
             out.writeLong(lastAccessTime.toEpochMilli());
             out.writeLong(maxInactiveInterval.toMillis());
@@ -146,6 +163,9 @@ final class StoredState {
             }
             writeString(out, indexedUser.orElse(null));
             writeString(out, sessionSystem.orElse(null));
+            if (home.isPresent()) {
+                writeString(out, home.get());
+            }
             out.writeInt(attributeBytes.size());
             for (Map.Entry<String, byte[]> attribute : attributeBytes.entrySet()) {
                 writeString(out, attribute.getKey());
@@ -167,9 +187,9 @@ final class StoredState {
         }
         int layout = cell[0] & LAYOUT_MASK;
         SerializerKind codec = codecOf(cell[0]);
-        if (layout != LAYOUT_V1 && layout != LAYOUT_V2 && layout != LAYOUT_V3) {
+        if (layout != LAYOUT_V1 && layout != LAYOUT_V2 && layout != LAYOUT_V3 && layout != LAYOUT_V4) {
             throw new CorruptSessionDataException(String.format("unknown format byte 0x%02x (this version reads "
-                    + "layouts 0x%02x, 0x%02x and 0x%02x)", cell[0], LAYOUT_V1, LAYOUT_V2, LAYOUT_V3));
+                    + "layouts 0x%02x, 0x%02x, 0x%02x and 0x%02x)", cell[0], LAYOUT_V1, LAYOUT_V2, LAYOUT_V3, LAYOUT_V4));
         }
         int bodyLength = cell.length - CRC_BYTES;
         if (ByteBuffer.wrap(cell, bodyLength, CRC_BYTES).getInt() != crc32c(cell, bodyLength)) {
@@ -178,7 +198,7 @@ final class StoredState {
         }
         ByteBuffer in = ByteBuffer.wrap(cell, 1, bodyLength - 1);
         try {
-            StoredState state = layout == LAYOUT_V1 ? readLayout1(codec, in) : readLayout(codec, in, layout == LAYOUT_V3);
+            StoredState state = layout == LAYOUT_V1 ? readLayout1(codec, in) : readLayout(codec, in, layout);
             if (in.hasRemaining()) {
                 throw new IllegalArgumentException(in.remaining() + " unexpected trailing bytes");
             }
@@ -188,8 +208,8 @@ final class StoredState {
         }
     }
 
-    /** Layouts 2 and 3: layout 2 has no session system. */
-    private static StoredState readLayout(SerializerKind codec, ByteBuffer in, boolean withSessionSystem) {
+    /** Layouts 2 to 4: layout 2 has no session system, layouts before 4 no home. */
+    private static StoredState readLayout(SerializerKind codec, ByteBuffer in, int layout) {
         Builder builder = readTimes(codec, in);
         builder.cellTtlMillis = in.getLong();
         String loginName = readString(in);
@@ -202,8 +222,11 @@ final class StoredState {
             builder.login = Optional.of(new SessionPrincipal(loginName, roles, authType));
         }
         builder.indexedUser = Optional.ofNullable(readString(in));
-        if (withSessionSystem) {
+        if (layout >= LAYOUT_V3) {
             builder.sessionSystem = Optional.ofNullable(readString(in));
+        }
+        if (layout == LAYOUT_V4) {
+            builder.home = Optional.of(requireNonNull(readString(in), "home"));
         }
         readAttributes(in, builder);
         return builder.build();
@@ -312,6 +335,7 @@ final class StoredState {
         private Optional<SessionPrincipal> login = Optional.empty();
         private Optional<String> indexedUser = Optional.empty();
         private Optional<String> sessionSystem = Optional.empty();
+        private Optional<String> home = Optional.empty();
         private final Map<String, byte[]> attributeBytes = new LinkedHashMap<>();
 
         private Builder() {
@@ -326,6 +350,7 @@ final class StoredState {
             this.login = state.login;
             this.indexedUser = state.indexedUser;
             this.sessionSystem = state.sessionSystem;
+            this.home = state.home;
             this.attributeBytes.putAll(state.attributeBytes);
         }
 
@@ -361,6 +386,11 @@ final class StoredState {
 
         Builder sessionSystem(Optional<String> system) {
             this.sessionSystem = system;
+            return this;
+        }
+
+        Builder home(Optional<String> route) {
+            this.home = route;
             return this;
         }
 

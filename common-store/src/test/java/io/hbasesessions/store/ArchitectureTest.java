@@ -22,7 +22,7 @@ class ArchitectureTest {
     private static final String HBASE = "import org.apache.hadoop.";
     /** The classes of common-store that may talk to HBase: everything else is plain rules. */
     private static final Set<String> HBASE_ACCESS = Set.of("HBaseSessionRows.java", "CallCoalescer.java",
-            "HBaseUserIndex.java", "HBaseExpiryIndex.java", "SessionTables.java", "HBaseSessions.java", "HBaseCalls.java",
+            "HBaseUserIndex.java", "HBaseExpiryIndex.java", "HBaseChangeFeed.java", "SessionTables.java", "HBaseSessions.java", "HBaseCalls.java",
             "HBaseClientConfiguration.java", "SharedConnections.java", "HBaseClientThreads.java",
             // The admin command line's HBase side: region metrics and raw scans for its statistics.
             "HBaseStoreAdministration.java");

@@ -28,7 +28,7 @@ class SavePlanTest {
     }
 
     private static SavePlan plan(SessionRecord current, AttributeChanges changes, Optional<String> user) {
-        return SavePlan.decide(base(), current, changes, user, EXPIRY, DURABILITIES);
+        return SavePlan.decide(base(), current, changes, user, Optional.empty(), EXPIRY, DURABILITIES);
     }
 
     private static SessionRecord current() {

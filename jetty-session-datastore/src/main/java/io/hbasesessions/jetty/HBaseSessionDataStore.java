@@ -4,6 +4,7 @@ import io.hbasesessions.api.SessionRevoker;
 import io.hbasesessions.store.Container;
 import io.hbasesessions.store.KeyScopes;
 import io.hbasesessions.store.SaveResult;
+import io.hbasesessions.store.SessionIds;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStoreException;
@@ -17,16 +18,21 @@ import io.hbasesessions.store.StoredSession;
 import io.hbasesessions.store.Webapp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.eclipse.jetty.http.HttpCookie;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.security.authentication.SessionAuthentication;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.session.AbstractSessionDataStore;
+import org.eclipse.jetty.session.AbstractSessionManager;
 import org.eclipse.jetty.session.HouseKeeper;
 import org.eclipse.jetty.session.ManagedSession;
 import org.eclipse.jetty.session.SessionContext;
@@ -88,7 +94,7 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         settings = builder.defaultKeyScope(defaultKeyScope(_context)).build();
         availability = new StoreAvailability("keyScope '" + settings.get(Setting.KEY_SCOPE) + "'");
         store = SessionStores.open(settings, new Webapp(webappClassLoader(), Container.JETTY,
-                (name, value) -> !SessionAuthentication.AUTHENTICATED_ATTRIBUTE.equals(name)));
+                (name, value) -> !SessionAuthentication.AUTHENTICATED_ATTRIBUTE.equals(name)).onRoute(_context.getWorkerName()));
         mbean = StoreMBean.register(store, settings, "Jetty/" + _context.getWorkerName(),
                 _context.getVhost() + _context.getCanonicalContextPath());
         if (settings.get(Setting.EXPIRY_EVENTS)) {
@@ -167,7 +173,8 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
         }
         Optional<RequestGuard.RequestState> request = guard.current();
         try {
-            return availability.call(() -> store.load(id)).map(this::toSessionData).orElse(null);
+            String route = guard.currentRequest().map(current -> requestedRoute(current, id)).orElse(null);
+            return availability.call(() -> store.load(id, route)).map(this::toSessionData).orElse(null);
         } catch (StoreUnavailableException e) {
             if (settings.get(Setting.FAIL_MODE).continuesWithoutSession()) {
                 request.ifPresent(RequestGuard.RequestState::degrade);
@@ -176,6 +183,24 @@ public class HBaseSessionDataStore extends AbstractSessionDataStore {
             }
             return null;
         }
+    }
+
+    /**
+     * The route of the id the request carried for session {@code id} (its cookie, or the URL's path parameter), or
+     * null: Jetty hands its store the id without it. With {@code stickySessions} it says whether this node's copy
+     * may answer; a session that moves here gets this node's route from Jetty itself, which sends a new cookie when
+     * the requested id's route is not its worker name.
+     */
+    private String requestedRoute(Request request, String id) {
+        Stream<String> fromCookies = _context.getSessionManager() instanceof AbstractSessionManager manager
+                ? Request.getCookies(request).stream().filter(cookie -> cookie.getName().equals(manager.getSessionCookie()))
+                        .map(HttpCookie::getValue)
+                : Stream.empty();
+        String pathParameters = request.getHttpURI().getParam();
+        Stream<String> fromPath = pathParameters == null ? Stream.empty() : Arrays.stream(pathParameters.split(";"))
+                .map(parameter -> parameter.substring(parameter.indexOf('=') + 1));
+        return Stream.concat(fromCookies, fromPath).filter(requested -> id.equals(SessionIds.withoutRoute(requested)))
+                .map(SessionIds::routeOf).filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     /**

@@ -126,7 +126,8 @@ public class HBaseSessionManager extends ManagerBase {
         try {
             ClassLoader application = applicationClassLoader != null ? applicationClassLoader
                     : context.getLoader().getClassLoader();
-            store = SessionStores.open(settings, new Webapp(application, Container.TOMCAT, this::storesAttribute));
+            store = SessionStores.open(settings, new Webapp(application, Container.TOMCAT, this::storesAttribute)
+                    .onRoute(getEngine().getJvmRoute()));
             mbean = StoreMBean.register(store, settings, "Tomcat/" + getEngine().getName(),
                     context.getParent().getName() + (context.getPath().isEmpty() ? "/" : context.getPath()));
         } catch (SessionStoreException e) {
@@ -304,7 +305,7 @@ public class HBaseSessionManager extends ManagerBase {
         SessionStore opened = store();
         Optional<StoredSession> loaded;
         try {
-            loaded = opened.load(rawId);
+            loaded = opened.load(rawId, SessionIds.routeOf(id));
         } catch (StoreUnavailableException e) {
             if (!settings.get(Setting.FAIL_MODE).continuesWithoutSession()) {
                 throw e;
@@ -316,7 +317,12 @@ public class HBaseSessionManager extends ManagerBase {
             }
             return null;
         }
-        return loaded.map(stored -> activate(rawId, opened, stored)).orElse(null);
+        HBaseSession session = loaded.map(stored -> activate(rawId, opened, stored)).orElse(null);
+        if (session != null && request != null && settings.get(Setting.STICKY_SESSIONS)
+                && !session.getIdInternal().equals(id)) {
+            request.routeMoved(id, session);
+        }
+        return session;
     }
 
     private HBaseSession activate(String rawId, SessionStore opened, StoredSession stored) {

@@ -170,6 +170,18 @@ final class RequestSessions {
         copies.add(session);
     }
 
+    /**
+     * The session the request asked for under another node's route (or none) is at home here now
+     * ({@code stickySessions}): the client gets its id with this node's route, as Tomcat's
+     * {@code JvmRouteBinderValve} gives it, so the balancer sends the next requests here.
+     */
+    synchronized void routeMoved(String requestedId, HBaseSession session) {
+        if (requestedId.equals(request.getRequestedSessionId())) {
+            request.changeSessionId(session.getIdInternal());
+            byRequestedId.put(session.getIdInternal(), session);
+        }
+    }
+
     /** Later lookups under the new id find the same copy (Tomcat updates the requested id after a change). */
     synchronized void idChanged(HBaseSession session, String newId) {
         if (copies.contains(session)) {
