@@ -31,6 +31,11 @@ public final class SessionIds {
         return dot > 0 && ROUTE.matcher(id).region(dot + 1, id.length()).matches() ? id.substring(0, dot) : id;
     }
 
+    /** Whether {@code route} can be a node's route: 1 to 64 letters, digits, {@code _} or {@code -}. */
+    public static boolean isRoute(String route) {
+        return route != null && ROUTE.matcher(route).matches();
+    }
+
     /** The route suffix of {@code id} (what follows its last dot, when it has the shape of a route), or null. */
     public static String routeOf(String id) {
         String withoutRoute = withoutRoute(id);

@@ -92,7 +92,8 @@ final class StickyCopies implements AutoCloseable {
             return reading;
         });
         long period = Math.max(1, TimeUnit.NANOSECONDS.toMillis(stalenessNanos) / 4);
-        reader.scheduleWithFixedDelay(this::readFeed, 0, period, TimeUnit.MILLISECONDS);
+        // At a fixed rate: a slow read is followed at once by the next, so reads begin as often as HBase allows.
+        reader.scheduleAtFixedRate(this::readFeed, 0, period, TimeUnit.MILLISECONDS);
     }
 
     /** Whether this store keeps copies ({@code stickySessions}). */

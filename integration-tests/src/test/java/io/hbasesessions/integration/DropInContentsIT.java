@@ -45,6 +45,8 @@ class DropInContentsIT {
                 "org/objenesis/Objenesis.class",
                 "com/esotericsoftware/minlog/Log.class",
                 "com/esotericsoftware/reflectasm/MethodAccess.class",
+                // stickySessions keeps its copies in a Caffeine cache.
+                "com/github/benmanes/caffeine/cache/Caffeine.class",
                 "hbase-default.xml",
                 // The HBase client's SLF4J logging, relocated and sent to java.util.logging (Tomcat's JULI).
                 "io/hbasesessions/shaded/org/slf4j/LoggerFactory.class",
@@ -86,6 +88,7 @@ class DropInContentsIT {
                 "io/hbasesessions/store/SessionStores.class",
                 "org/apache/hadoop/hbase/client/ConnectionFactory.class",
                 "com/esotericsoftware/kryo/Kryo.class",
+                "com/github/benmanes/caffeine/cache/Caffeine.class",
                 "hbase-default.xml",
                 // The HBase client's SLF4J logging, relocated and sent to java.util.logging, as in Tomcat.
                 "io/hbasesessions/shaded/org/slf4j/LoggerFactory.class",

@@ -261,8 +261,7 @@ class SampleOnTomcatAndJettyIT {
     private HttpClient loggedInWithAForgedCart(HBaseInspector cells, BootNode node, byte[] cart) throws Exception {
         HttpClient browser = browser();
         logIn(browser, node, node, "alice");
-        String id = ((CookieManager) browser.cookieHandler().orElseThrow()).getCookieStore().getCookies().stream()
-                .filter(cookie -> cookie.getName().equals("JSESSIONID")).findFirst().orElseThrow().getValue();
+        String id = sessionCookie(browser);
         ForgedState.addAttribute(cells, properties.get("hbase.sessions.table"), "/", SessionIds.withoutRoute(id), "cart",
                 cart);
         return browser;
@@ -339,6 +338,69 @@ class SampleOnTomcatAndJettyIT {
         } finally {
             own.stop();
         }
+    }
+
+    /**
+     * {@code sticky-sessions} through the starter: each server takes {@code hbase.sessions.route} as its route, a user
+     * who stays on one node is served from its copy, one who moves gets the new node's route, and a revocation on the
+     * node the user left logs the user out where the user is, within the stated bound (one second).
+     */
+    @Test
+    @Order(13)
+    void withStickySessionsEachServerTakesItsRouteAndServesItsUsersFromItsCopies() throws Exception {
+        Map<String, String> sticky = new LinkedHashMap<>(properties);
+        sticky.put("hbase.sessions.sticky-sessions", "true");
+        Map<String, String> onTomcat = new LinkedHashMap<>(sticky);
+        onTomcat.put("hbase.sessions.route", "boot1");
+        Map<String, String> onJetty = new LinkedHashMap<>(sticky);
+        onJetty.put("hbase.sessions.route", "boot2");
+        BootNode stickyTomcat = new BootNode(BootNode.Server.TOMCAT, LOGS.resolve("sticky-tomcat.log"), onTomcat).start();
+        BootNode stickyJetty = new BootNode(BootNode.Server.JETTY, LOGS.resolve("sticky-jetty.log"), onJetty).start();
+        try {
+            stickyTomcat.awaitStarted(START_TIMEOUT);
+            stickyJetty.awaitStarted(START_TIMEOUT);
+            HttpClient admin = browser();
+            logIn(admin, stickyTomcat, stickyTomcat, "admin");
+            HttpClient bob = browser();
+            logIn(bob, stickyTomcat, stickyTomcat, "bob");
+            assertTrue(sessionCookie(bob).endsWith(".boot1"), sessionCookie(bob));
+
+            long hits = count(admin, stickyTomcat, "hbase.sessions.sticky.hits");
+            for (int i = 0; i < 10; i++) {
+                assertEquals("bob", value(expect(200, get(bob, stickyTomcat, "/account")), "user"));
+            }
+            // The meters of one store share a snapshot for a second (SessionStoreMetrics).
+            Thread.sleep(1_100);
+            long answered = count(admin, stickyTomcat, "hbase.sessions.sticky.hits") - hits;
+            assertTrue(answered >= 10, "Tomcat's copy answered " + answered + " of 10; misses "
+                    + count(admin, stickyTomcat, "hbase.sessions.sticky.misses") + ", errors "
+                    + count(admin, stickyTomcat, "hbase.sessions.errors"));
+
+            // The balancer moves bob to the other server: it reads HBase, takes the session and gives it its route.
+            assertEquals("bob", value(expect(200, get(bob, stickyJetty, "/account")), "user"));
+            assertTrue(sessionCookie(bob).endsWith(".boot2"), sessionCookie(bob));
+
+            String csrf = value(expect(200, get(admin, stickyTomcat, "/account")), "csrf");
+            expect(200, post(admin, stickyTomcat, "/admin/revoke", Map.of("user", "bob", "_csrf", csrf)));
+            Thread.sleep(1_100);
+            assertLoggedOut(bob, stickyJetty);
+        } finally {
+            stickyTomcat.stop();
+            stickyJetty.stop();
+        }
+    }
+
+    private static String sessionCookie(HttpClient browser) {
+        return ((CookieManager) browser.cookieHandler().orElseThrow()).getCookieStore().getCookies().stream()
+                .filter(cookie -> cookie.getName().equals("JSESSIONID")).findFirst().orElseThrow().getValue();
+    }
+
+    /** A counter of the node's store, as Boot's actuator shows it to an administrator. */
+    private static long count(HttpClient admin, BootNode node, String meter) throws Exception {
+        String body = expect(200, get(admin, node, "/actuator/metrics/" + meter)).body();
+        Matcher count = Pattern.compile("\\{\"statistic\":\"COUNT\",\"value\":([0-9.E]+)\\}").matcher(body);
+        assertTrue(count.find(), node + ": " + body);
+        return (long) Double.parseDouble(count.group(1));
     }
 
     private static int closedPort() throws Exception {

@@ -34,6 +34,9 @@ public final class ConfigurationMetadataWriter {
         properties.add(property(SessionStoreProperties.ENABLED, Boolean.class.getName(),
                 "Store the sessions of the embedded Tomcat or Jetty in HBase; false leaves the server its own sessions.",
                 "true"));
+        properties.add(property(SessionStoreProperties.ROUTE, String.class.getName(),
+                "This node's route: the suffix of its session ids (Tomcat's jvmRoute, Jetty's worker name) that a load "
+                        + "balancer routes by. Needed by sticky-sessions; different on every node.", null));
         List<String> hints = new ArrayList<>();
         for (Setting<?> setting : Setting.all()) {
             String description = plain(setting.description()) + " Allowed: " + plain(setting.allowedValues()).replaceAll("\\.+$", "") + ".";

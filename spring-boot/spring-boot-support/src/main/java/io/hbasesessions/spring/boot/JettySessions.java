@@ -2,8 +2,10 @@ package io.hbasesessions.spring.boot;
 
 import io.hbasesessions.jetty.HBaseSessionCacheFactory;
 import io.hbasesessions.jetty.HBaseSessionDataStoreFactory;
+import java.util.Optional;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.session.AbstractSessionManager;
+import org.eclipse.jetty.session.DefaultSessionIdManager;
 import org.eclipse.jetty.session.SessionCache;
 
 /**
@@ -24,7 +26,14 @@ public final class JettySessions {
         // The starter is on the application's class path: its loader defines the application's classes too.
         stores.setApplicationClassLoader(JettySessions.class.getClassLoader());
         HBaseSessionCacheFactory caches = new HBaseSessionCacheFactory();
+        Optional<DefaultSessionIdManager> routedIds = properties.route().map(route -> {
+            DefaultSessionIdManager ids = new DefaultSessionIdManager(server);
+            ids.setWorkerName(route);
+            server.addBean(ids, true);
+            return ids;
+        });
         for (AbstractSessionManager handler : server.getContainedBeans(AbstractSessionManager.class)) {
+            routedIds.ifPresent(handler::setSessionIdManager);
             SessionCache cache = caches.getSessionCache(handler);
             cache.setSessionDataStore(stores.getSessionDataStore(handler));
             handler.setSessionCache(cache);

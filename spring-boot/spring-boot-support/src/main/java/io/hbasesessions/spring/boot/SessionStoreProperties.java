@@ -1,6 +1,7 @@
 package io.hbasesessions.spring.boot;
 
 import io.hbasesessions.store.KeyScopes;
+import io.hbasesessions.store.SessionIds;
 import io.hbasesessions.store.SessionStoreException;
 import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreConfigurationException;
@@ -36,14 +37,21 @@ public final class SessionStoreProperties {
     public static final String PREFIX = "hbase.sessions";
     /** {@code false} turns the starter off: the server keeps its own sessions. */
     public static final String ENABLED = PREFIX + ".enabled";
+    /**
+     * This node's route, which the embedded server appends to its session ids (Tomcat's {@code jvmRoute}, Jetty's
+     * worker name) and a load balancer routes by: what {@code stickySessions} needs, different on every node.
+     */
+    public static final String ROUTE = PREFIX + ".route";
     /** Where Spring Security's {@code HttpSessionSecurityContextRepository} keeps the login. */
     static final String SPRING_SECURITY_CONTEXT = "SPRING_SECURITY_CONTEXT";
     static final String SPRING_SECURITY_CONTEXT_CLASS = "org.springframework.security.core.context.SecurityContext";
 
     private final Map<String, String> byName;
+    private final Optional<String> route;
 
-    private SessionStoreProperties(Map<String, String> byName) {
+    private SessionStoreProperties(Map<String, String> byName, Optional<String> route) {
         this.byName = Collections.unmodifiableMap(byName);
+        this.route = route;
     }
 
     /**
@@ -69,13 +77,20 @@ public final class SessionStoreProperties {
         if (ClassUtils.isPresent(SPRING_SECURITY_CONTEXT_CLASS, classLoader)) {
             values.putIfAbsent(Setting.PRINCIPAL_ATTRIBUTE.name(), SPRING_SECURITY_CONTEXT);
         }
-        check(values);
-        return new SessionStoreProperties(values);
+        Optional<String> route = Optional.ofNullable(binder.bind(ROUTE, String.class).map(String::strip).orElse(null))
+                .filter(value -> !value.isEmpty());
+        check(values, route);
+        return new SessionStoreProperties(values, route);
     }
 
     /** The settings by the configuration names every adapter takes ({@code zookeeperQuorum}, ...). */
     public Map<String, String> byName() {
         return byName;
+    }
+
+    /** The route the embedded server gives this node ({@link #ROUTE}), if one is set. */
+    public Optional<String> route() {
+        return route;
     }
 
     /** {@code hbase.sessions.zookeeper-quorum} for {@code zookeeperQuorum}. */
@@ -96,11 +111,19 @@ public final class SessionStoreProperties {
     }
 
     /** The key scope is the context's; a stand-in lets every other rule be checked before it is known. */
-    private static void check(Map<String, String> values) {
+    private static void check(Map<String, String> values, Optional<String> route) {
         try {
             StoreSettings.Builder builder = StoreSettings.builder();
             values.forEach(builder::set);
-            builder.defaultKeyScope(KeyScopes.defaultFor(Optional.empty(), "")).build();
+            StoreSettings settings = builder.defaultKeyScope(KeyScopes.defaultFor(Optional.empty(), "")).build();
+            if (settings.get(Setting.STICKY_SESSIONS) && route.isEmpty()) {
+                throw new StoreConfigurationException("stickySessions needs " + ROUTE + ": this node's route, which the "
+                        + "load balancer routes by, different on every node (e.g. node1)");
+            }
+            if (route.isPresent() && !SessionIds.isRoute(route.get())) {
+                throw new StoreConfigurationException(ROUTE + "='" + route.get() + "' is not a route: 1 to 64 letters, "
+                        + "digits, _ or -");
+            }
         } catch (SessionStoreException e) {
             throw new StoreConfigurationException("HBase sessions (" + PREFIX + ".*, each setting in kebab case: "
                     + "zookeeperQuorum is " + propertyName(Setting.ZOOKEEPER_QUORUM) + "): " + e.getMessage(), e);
@@ -121,7 +144,7 @@ public final class SessionStoreProperties {
             }
         }
         if (!unknown.isEmpty()) {
-            List<String> names = new ArrayList<>(List.of(ENABLED));
+            List<String> names = new ArrayList<>(List.of(ENABLED, ROUTE));
             Setting.all().forEach(setting -> names.add(propertyName(setting)));
             throw new StoreConfigurationException("Unknown HBase session propert" + (unknown.size() == 1 ? "y " : "ies ")
                     + String.join(", ", unknown) + ". Known properties: " + String.join(", ", names));
@@ -134,6 +157,7 @@ public final class SessionStoreProperties {
                 .map(setting -> setting.name().toLowerCase(Locale.ROOT))
                 .collect(Collectors.toSet());
         known.add("enabled");
+        known.add("route");
         return known;
     }
 

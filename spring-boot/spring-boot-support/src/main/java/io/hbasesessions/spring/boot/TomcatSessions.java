@@ -2,6 +2,7 @@ package io.hbasesessions.spring.boot;
 
 import io.hbasesessions.tomcat.HBaseSessionManager;
 import org.apache.catalina.Context;
+import org.apache.catalina.Engine;
 
 /**
  * Puts the HBase session manager on the embedded Tomcat's context, in place of the manager Boot set up
@@ -19,6 +20,8 @@ public final class TomcatSessions {
         properties.byName().forEach(manager::setProperty);
         // Boot gives the context the application's class loader as its parent; the context's own defines nothing.
         manager.setApplicationClassLoader(context.getParentClassLoader());
+        // Boot has added the context to its host by now: the engine is the host's parent.
+        properties.route().ifPresent(route -> ((Engine) context.getParent().getParent()).setJvmRoute(route));
         context.setManager(manager);
     }
 }

@@ -24,8 +24,9 @@ class ConfigurationMetadataTest {
             repository = ConfigurationMetadataRepositoryJsonBuilder.create(json).build();
         }
         Map<String, ConfigurationMetadataProperty> properties = repository.getAllProperties();
-        assertEquals(Setting.all().size() + 1, properties.size());
+        assertEquals(Setting.all().size() + 2, properties.size());
         assertEquals(true, properties.get(SessionStoreProperties.ENABLED).getDefaultValue());
+        assertEquals(String.class.getName(), properties.get(SessionStoreProperties.ROUTE).getType());
         for (Setting<?> setting : Setting.all()) {
             ConfigurationMetadataProperty property = properties.get(SessionStoreProperties.propertyName(setting));
             assertNotNull(property, setting.name());

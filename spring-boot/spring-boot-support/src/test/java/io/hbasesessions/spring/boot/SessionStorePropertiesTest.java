@@ -102,6 +102,22 @@ class SessionStorePropertiesTest {
         assertFalse(bind(Map.of(QUORUM, "zk:2181"), WITHOUT_SPRING_SECURITY).byName().containsKey("principalAttribute"));
     }
 
+    @Test
+    void stickySessionsTakeTheNodesRouteAndRefuseToStartWithoutOne() {
+        SessionStoreProperties bound = bind(Map.of(QUORUM, "zk:2181", "hbase.sessions.sticky-sessions", "true",
+                SessionStoreProperties.ROUTE, " node1 "), WITHOUT_SPRING_SECURITY);
+        assertEquals("node1", bound.route().orElseThrow());
+        assertEquals("true", bound.byName().get("stickySessions"));
+        assertFalse(bound.byName().containsKey("route"), "the route is the server's, not a store setting");
+
+        StoreConfigurationException withoutRoute = assertThrows(StoreConfigurationException.class,
+                () -> bind(Map.of(QUORUM, "zk:2181", "hbase.sessions.sticky-sessions", "true"), WITHOUT_SPRING_SECURITY));
+        assertTrue(withoutRoute.getMessage().contains(SessionStoreProperties.ROUTE), withoutRoute.getMessage());
+        StoreConfigurationException notARoute = assertThrows(StoreConfigurationException.class,
+                () -> bind(Map.of(QUORUM, "zk:2181", SessionStoreProperties.ROUTE, "node.1"), WITHOUT_SPRING_SECURITY));
+        assertTrue(notARoute.getMessage().contains("is not a route"), notARoute.getMessage());
+    }
+
     private static SessionStoreProperties bind(Map<String, ?> properties, ClassLoader classLoader) {
         StandardEnvironment environment = new StandardEnvironment();
         environment.getPropertySources().addFirst(new MapPropertySource("application", Map.copyOf(properties)));

@@ -75,6 +75,7 @@ public abstract class AbstractAdapterContractTest {
         settings.put("table", namespace.table("sessions"));
         settings.put("indexTable", namespace.table("user_sessions"));
         settings.put("regions", "1");
+        settings.put("changesTable", namespace.table("session_changes"));
     }
 
     /** The settings of this class's tables with {@code extra} name/value pairs added. */
@@ -217,6 +218,33 @@ public abstract class AbstractAdapterContractTest {
 
             assertEquals("x", send(URI.create(scope + "?op=read"), cookies, "X-Nothing"));
             assertEquals(1, node.counters().get(StoreCounter.LOADS) - loadsBefore);
+        }
+    }
+
+    /**
+     * Issue #31, {@code stickySessions}: requests whose id carries this node's route are answered from its copy (no
+     * HBase read), and a session whose id carries another node's route (its node failed) is read from HBase and
+     * comes back with this node's route, so that a balancer keeps the user here.
+     */
+    @Test
+    void withStickySessionsRequestsRoutedHereReadTheCopyAndAMovedSessionGetsThisNodesRoute() throws Exception {
+        try (AdapterNode node = start("stickySessions", "true")) {
+            URI scope = scope(node);
+            Browser browser = new Browser();
+            browser.get(scope, "op=put&value=sticky");
+            assertTrue(browser.cookie().endsWith("." + ROUTE), browser.cookie());
+            long hits = node.counters().get(StoreCounter.STICKY_HITS);
+            long loads = node.counters().get(StoreCounter.LOADS);
+            for (int i = 0; i < 10; i++) {
+                assertEquals("sticky", browser.get(scope, "op=read").body());
+            }
+            long fromCopies = node.counters().get(StoreCounter.STICKY_HITS) - hits;
+            assertEquals(10, node.counters().get(StoreCounter.LOADS) - loads);
+            assertTrue(fromCopies >= 9, "10 requests routed to the session's home, " + fromCopies + " answered from its copy");
+
+            Browser movedHere = Browser.withCookie(browser.sessionId() + ".r2");
+            assertEquals("sticky", movedHere.get(scope, "op=read").body());
+            assertEquals(browser.sessionId() + "." + ROUTE, movedHere.cookie(), "the client got this node's route");
         }
     }
 
