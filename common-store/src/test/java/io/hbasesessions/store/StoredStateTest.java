@@ -57,6 +57,20 @@ class StoredStateTest {
         assertEquals(Duration.ZERO, copy.maxInactiveInterval());
     }
 
+    /** stickySessions' home is layout 4; a state without one stays layout 3, which the version before it reads. */
+    @Test
+    void aHomeMakesLayout4AndAStateWithoutOneStaysLayout3() {
+        StoredState atHome = sample().toBuilder().home(Optional.of("node-7")).build();
+        byte[] cell = atHome.toBytes();
+        assertEquals(0x41, cell[0]);
+        StoredState copy = StoredState.parse(cell);
+        assertEquals(Optional.of("node-7"), copy.home());
+        assertEquals(sample().record("id"), copy.record("id"));
+        assertArrayEquals(new byte[] {1, 2, 3}, copy.attributeBytes().get("cart"));
+        assertEquals(0x31, sample().toBytes()[0]);
+        assertEquals(Optional.empty(), StoredState.parse(sample().toBytes()).home());
+    }
+
     @Test
     void anUnknownFormatByteIsNamedInTheError() {
         byte[] bytes = sample().toBytes();
