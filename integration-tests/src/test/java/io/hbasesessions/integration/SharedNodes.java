@@ -36,7 +36,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <p>A group is started once per test JVM, by the first class that asks, and stopped when the JVM's tests end.
  * Each test makes sessions of its own; tests run one at a time, so a test may read a node's counters before and
- * after its own requests. Their logs: {@code target/nodes/<group>/}.
+ * after its own requests. Their logs: {@code target/nodes/<group>-<pid of the test JVM>/}: two test JVMs may start
+ * one group at the same moment, and each clears its directory first.
  */
 final class SharedNodes implements ExtensionContext.Store.CloseableResource {
 
@@ -120,7 +121,7 @@ final class SharedNodes implements ExtensionContext.Store.CloseableResource {
 
     private static Started start(EmbeddedHBase hbase, Group group) throws InterruptedException {
         Instant began = Instant.now();
-        TestNodes nodes = new TestNodes(group.directory);
+        TestNodes nodes = new TestNodes(group.directory + "-" + ProcessHandle.current().pid());
         Map<String, String> settings = TestNodes.storeSettings(hbase, group.tablePrefix);
         settings.put("principalAttribute", PRINCIPAL_ATTRIBUTE);
         settings.put("stateProtection", "hmac");
