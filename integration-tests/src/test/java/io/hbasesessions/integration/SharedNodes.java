@@ -1,33 +1,43 @@
 package io.hbasesessions.integration;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.store.Setting;
 import io.hbasesessions.testing.NodeProcess;
 import io.hbasesessions.testing.NodeProgram;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * The four nodes the pairs of {@link AbstractTwoNodeSessionsIT} share: Tomcat 10.1 and Tomcat 11 (routes
- * {@code t10}, {@code t11}) and two Jetty 12.1 nodes (worker names {@code node0}, {@code node1}), each a
- * JVM of its own, all serving the test WAR at {@code /app} with their sessions in one table of the JVM's
- * shared HBase. No node sets {@code keyScope}: the default (the context path) is the same on both
- * containers. They set {@code principalAttribute} (the WAR's application login), so that is what
- * "log out everywhere" finds on them; {@link LogHygieneIT}'s nodes keep the default (the container login).
- * Tomcat 11 writes new sessions with {@code serializer=java}, the others with Kryo (the default): a
- * session keeps the codec it was created with, every node reads both, so the Tomcat pair tests both
- * codecs and each codec's sessions on a node configured for the other. Every node authenticates its
- * state cells with one key file ({@code stateProtection}): Tomcat 10.1 and {@code jetty-a} with
- * {@code hmac}, Tomcat 11 and {@code jetty-b} with {@code encrypt}, so the Tomcat-and-Jetty pair runs
- * with {@code hmac} on both containers and the other pairs read cells of both modes.
+ * The nodes the pairs of {@link AbstractTwoNodeSessionsIT} share, in groups started when a pair of the group is
+ * first asked for ({@link #startWith}), each node a JVM of its own serving the test WAR at {@code /app}.
  *
- * <p>Started once per test JVM, by the first pair class that asks ({@link #startOn}), and stopped when
- * the JVM's tests end. Each test makes sessions of its own; tests run one at a time, so a test may read
- * a node's counters before and after its own requests. Their logs: {@code target/nodes/shared/}.
+ * <p>The conformance group: Tomcat 10.1 and Tomcat 11 (routes {@code t10}, {@code t11}) and two Jetty 12.1 nodes
+ * (worker names {@code node0}, {@code node1}), their sessions in one table of the JVM's shared HBase. No node sets
+ * {@code keyScope}: the default (the context path) is the same on both containers. They set
+ * {@code principalAttribute} (the WAR's application login), so that is what "log out everywhere" finds on them;
+ * {@link LogHygieneIT}'s nodes keep the default (the container login). Tomcat 11 writes new sessions with
+ * {@code serializer=java}, the others with Kryo (the default): a session keeps the codec it was created with, every
+ * node reads both, so the Tomcat pair tests both codecs and each codec's sessions on a node configured for the other.
+ * Every node authenticates its state cells with one key file ({@code stateProtection}): Tomcat 10.1 and
+ * {@code jetty-a} with {@code hmac}, Tomcat 11 and {@code jetty-b} with {@code encrypt}, so the Tomcat-and-Jetty
+ * pair runs with {@code hmac} on both containers and the other pairs read cells of both modes.
+ *
+ * <p>The sticky groups, one per container ({@code sticky-tomcat-10.1} and {@code sticky-tomcat-11},
+ * {@code sticky-jetty-a} and {@code sticky-jetty-b}): the same nodes with {@code stickySessions=true} (and the
+ * default {@code stickyStalenessMillis}), on tables of the group's own, changes table included, so that nothing
+ * another group does reaches their copies.
+ *
+ * <p>A group is started once per test JVM, by the first class that asks, and stopped when the JVM's tests end.
+ * Each test makes sessions of its own; tests run one at a time, so a test may read a node's counters before and
+ * after its own requests. Their logs: {@code target/nodes/<group>-<pid of the test JVM>/}: two test JVMs may start
+ * one group at the same moment, and each clears its directory first.
  */
 final class SharedNodes implements ExtensionContext.Store.CloseableResource {
 
@@ -35,66 +45,157 @@ final class SharedNodes implements ExtensionContext.Store.CloseableResource {
     static final String TOMCAT_11 = "tomcat-11";
     static final String JETTY_A = "jetty-a";
     static final String JETTY_B = "jetty-b";
+    static final String STICKY_TOMCAT_10 = "sticky-tomcat-10.1";
+    static final String STICKY_TOMCAT_11 = "sticky-tomcat-11";
+    static final String STICKY_JETTY_A = "sticky-jetty-a";
+    static final String STICKY_JETTY_B = "sticky-jetty-b";
     /** The session attribute the WAR's application login keeps its user in. */
     static final String PRINCIPAL_ATTRIBUTE = "appUser";
 
-    private final TestNodes nodes = new TestNodes("shared");
-    private final Map<String, Node> byName = new LinkedHashMap<>();
-    private Map<String, String> settings;
-    private StoredSessions stored;
+    /** One node of a group: its program, route and the settings it has besides the group's. */
+    private record NodeSpec(String name, NodeProgram program, Node.Kind kind, String route, Map<String, String> own) {
+    }
 
-    /** Starts the four nodes on {@code hbase}, unless they run already; returns once all serve. */
-    synchronized SharedNodes startOn(EmbeddedHBase hbase) throws InterruptedException {
-        if (!byName.isEmpty()) {
-            return this;
+    /** A group of nodes on tables of their own ({@code tablePrefix}), with the settings all of them have. */
+    private enum Group {
+        CONFORMANCE("shared", "conformance", Map.of(),
+                new NodeSpec(TOMCAT_10, NodeProgram.TOMCAT_10_1, Node.Kind.TOMCAT, "t10", Map.of()),
+                new NodeSpec(TOMCAT_11, NodeProgram.TOMCAT_11, Node.Kind.TOMCAT, "t11", Map.of("serializer", "java",
+                        "stateProtection", "encrypt")),
+                new NodeSpec(JETTY_A, NodeProgram.JETTY_12_1, Node.Kind.JETTY, "node0", Map.of()),
+                new NodeSpec(JETTY_B, NodeProgram.JETTY_12_1, Node.Kind.JETTY, "node1", Map.of("stateProtection",
+                        "encrypt"))),
+        STICKY_TOMCAT("sticky-tomcat", "sticky_tomcat", Map.of("stickySessions", "true", "changesTable",
+                "sticky_tomcat_session_changes"),
+                new NodeSpec(STICKY_TOMCAT_10, NodeProgram.TOMCAT_10_1, Node.Kind.TOMCAT, "t10", Map.of()),
+                new NodeSpec(STICKY_TOMCAT_11, NodeProgram.TOMCAT_11, Node.Kind.TOMCAT, "t11", Map.of("serializer",
+                        "java", "stateProtection", "encrypt"))),
+        STICKY_JETTY("sticky-jetty", "sticky_jetty", Map.of("stickySessions", "true", "changesTable",
+                "sticky_jetty_session_changes"),
+                new NodeSpec(STICKY_JETTY_A, NodeProgram.JETTY_12_1, Node.Kind.JETTY, "node0", Map.of()),
+                new NodeSpec(STICKY_JETTY_B, NodeProgram.JETTY_12_1, Node.Kind.JETTY, "node1", Map.of("stateProtection",
+                        "encrypt")));
+
+        private final String directory;
+        private final String tablePrefix;
+        private final Map<String, String> settings;
+        private final List<NodeSpec> nodes;
+
+        Group(String directory, String tablePrefix, Map<String, String> settings, NodeSpec... nodes) {
+            this.directory = directory;
+            this.tablePrefix = tablePrefix;
+            this.settings = settings;
+            this.nodes = List.of(nodes);
         }
-        Instant started = Instant.now();
-        settings = TestNodes.storeSettings(hbase, "conformance");
-        settings.put("principalAttribute", PRINCIPAL_ATTRIBUTE);
-        settings.put("stateProtection", "hmac");
-        settings.put("stateKeyFile", TestNodes.writeStateKey(nodes.directory().resolve("state-keys")).toString());
-        Map<String, NodeProcess> processes = new LinkedHashMap<>();
-        processes.put(TOMCAT_10, nodes.start(nodes.node(NodeProgram.TOMCAT_10_1, TOMCAT_10).route("t10").storeSettings(settings)));
-        processes.put(TOMCAT_11, nodes.start(nodes.node(NodeProgram.TOMCAT_11, TOMCAT_11).route("t11").storeSettings(settings)
-                .storeSetting("serializer", "java").storeSetting("stateProtection", "encrypt")));
-        processes.put(JETTY_A, nodes.start(nodes.node(NodeProgram.JETTY_12_1, JETTY_A).route("node0").storeSettings(settings)));
-        processes.put(JETTY_B, nodes.start(nodes.node(NodeProgram.JETTY_12_1, JETTY_B).route("node1").storeSettings(settings)
-                .storeSetting("stateProtection", "encrypt")));
-        nodes.awaitReady();
-        byName.put(TOMCAT_10, new Node(TOMCAT_10, Node.Kind.TOMCAT, "t10", processes.get(TOMCAT_10)));
-        byName.put(TOMCAT_11, new Node(TOMCAT_11, Node.Kind.TOMCAT, "t11", processes.get(TOMCAT_11)));
-        byName.put(JETTY_A, new Node(JETTY_A, Node.Kind.JETTY, "node0", processes.get(JETTY_A)));
-        byName.put(JETTY_B, new Node(JETTY_B, Node.Kind.JETTY, "node1", processes.get(JETTY_B)));
-        stored = TestNodes.inspector(settings);
-        Figures.print("shared nodes", "4 node JVMs serving after " + Duration.between(started, Instant.now()).toMillis()
-                + " ms: " + byName.keySet());
+
+        static Group of(String nodeName) {
+            for (Group group : values()) {
+                if (group.nodes.stream().anyMatch(node -> node.name().equals(nodeName))) {
+                    return group;
+                }
+            }
+            throw new IllegalArgumentException("No shared node is named " + nodeName);
+        }
+    }
+
+    /** A group's nodes once they serve. */
+    private record Started(TestNodes processes, Map<String, String> settings, StoredSessions stored,
+            Map<String, Node> byName) {
+    }
+
+    private final Map<Group, Started> started = new LinkedHashMap<>();
+
+    /** Starts the conformance group on {@code hbase}, unless it runs already; returns once all its nodes serve. */
+    SharedNodes startOn(EmbeddedHBase hbase) throws InterruptedException {
+        return startWith(hbase, TOMCAT_10);
+    }
+
+    /** Starts the group of node {@code name} on {@code hbase}, unless it runs already; returns once all its nodes serve. */
+    synchronized SharedNodes startWith(EmbeddedHBase hbase, String name) throws InterruptedException {
+        Group group = Group.of(name);
+        if (!started.containsKey(group)) {
+            started.put(group, start(hbase, group));
+        }
         return this;
     }
 
+    private static Started start(EmbeddedHBase hbase, Group group) throws InterruptedException {
+        Instant began = Instant.now();
+        TestNodes nodes = new TestNodes(group.directory + "-" + ProcessHandle.current().pid());
+        Map<String, String> settings = TestNodes.storeSettings(hbase, group.tablePrefix);
+        settings.put("principalAttribute", PRINCIPAL_ATTRIBUTE);
+        settings.put("stateProtection", "hmac");
+        settings.put("stateKeyFile", TestNodes.writeStateKey(nodes.directory().resolve("state-keys")).toString());
+        settings.putAll(group.settings);
+        Map<String, NodeProcess> processes = new LinkedHashMap<>();
+        for (NodeSpec node : group.nodes) {
+            processes.put(node.name(), nodes.start(nodes.node(node.program(), node.name()).route(node.route())
+                    .storeSettings(settings).storeSettings(node.own())));
+        }
+        nodes.awaitReady();
+        Map<String, Node> byName = new LinkedHashMap<>();
+        for (NodeSpec node : group.nodes) {
+            byName.put(node.name(), new Node(node.name(), node.kind(), node.route(), processes.get(node.name())));
+        }
+        // The tests' own view of the tables reads as an operator's store does: without the mode, which needs a route.
+        Map<String, String> inspection = new LinkedHashMap<>(settings);
+        inspection.remove(Setting.STICKY_SESSIONS.name());
+        Figures.print("shared nodes", byName.size() + " node JVMs serving after " + Duration.between(began, Instant.now())
+                .toMillis() + " ms: " + byName.keySet());
+        return new Started(nodes, settings, TestNodes.inspector(inspection), byName);
+    }
+
     Node node(String name) {
-        Node node = byName.get(name);
+        Started group = started.get(Group.of(name));
+        Node node = group == null ? null : group.byName().get(name);
         if (node == null) {
-            throw new IllegalStateException("No shared node " + name + " (started: " + byName.keySet() + ")");
+            throw new IllegalStateException("The shared node " + name + " was not started (started: " + started.values()
+                    .stream().map(each -> each.byName().keySet()).toList() + ")");
         }
         return node;
     }
 
-    /** The nodes' store settings, by configuration name. */
+    /** The conformance group's store settings, by configuration name. */
     Map<String, String> settings() {
-        return Map.copyOf(settings);
+        return settingsOf(TOMCAT_10);
     }
 
-    /** The nodes' table as the store reads it. */
+    /** The store settings of node {@code name}'s group (those every node of it has), by configuration name. */
+    Map<String, String> settingsOf(String name) {
+        node(name);
+        return Map.copyOf(started.get(Group.of(name)).settings());
+    }
+
+    /**
+     * With {@code stickySessions} on node {@code name}'s group: {@code stickyStalenessMillis}, within which a change
+     * made on one node reaches the other nodes' copies; without it, zero (the nodes keep no copies).
+     */
+    Duration copiesBoundOf(String name) {
+        Map<String, String> settings = settingsOf(name);
+        if (!Boolean.parseBoolean(settings.get(Setting.STICKY_SESSIONS.name()))) {
+            return Duration.ZERO;
+        }
+        String staleness = settings.get(Setting.STICKY_STALENESS_MILLIS.name());
+        return Duration.ofMillis(staleness != null ? Long.parseLong(staleness)
+                : Setting.STICKY_STALENESS_MILLIS.defaultValue().orElseThrow());
+    }
+
+    /** The conformance group's table as the store reads it. */
     StoredSessions stored() {
-        return stored;
+        return storedOf(TOMCAT_10);
+    }
+
+    /** The table of node {@code name}'s group as the store reads it. */
+    StoredSessions storedOf(String name) {
+        node(name);
+        return started.get(Group.of(name)).stored();
     }
 
     @Override
     public void close() {
-        nodes.stopAll();
-        if (stored != null) {
-            stored.close();
-        }
+        List<Started> groups = new ArrayList<>(started.values());
+        groups.parallelStream().forEach(group -> group.processes().stopAll());
+        groups.forEach(group -> group.stored().close());
     }
 
     /** Resolves {@code SharedNodes} parameters: the one instance of the test JVM, kept in JUnit's root store. */

@@ -295,7 +295,7 @@ public class HBaseSessionManager extends ManagerBase {
             return request == null ? null : request.lookup(id, () -> null);
         }
         if (request == null) {
-            return RequestSessions.earlyLookup(this, id, () -> load(id, null));
+            return RequestSessions.earlyLookup(this, id, () -> load(id, null), this::routeMovesHere);
         }
         return request.lookup(id, () -> load(id, request));
     }
@@ -318,11 +318,18 @@ public class HBaseSessionManager extends ManagerBase {
             return null;
         }
         HBaseSession session = loaded.map(stored -> activate(rawId, opened, stored)).orElse(null);
-        if (session != null && request != null && settings.get(Setting.STICKY_SESSIONS)
-                && !session.getIdInternal().equals(id)) {
+        if (request != null && routeMovesHere(id, session)) {
             request.routeMoved(id, session);
         }
         return session;
+    }
+
+    /**
+     * With {@code stickySessions}, whether the session found for {@code requestedId} (with another node's route, or
+     * none) is at home here from its next save, so that its id must get this node's route.
+     */
+    private boolean routeMovesHere(String requestedId, HBaseSession session) {
+        return session != null && settings.get(Setting.STICKY_SESSIONS) && !session.getIdInternal().equals(requestedId);
     }
 
     private HBaseSession activate(String rawId, SessionStore opened, StoredSession stored) {

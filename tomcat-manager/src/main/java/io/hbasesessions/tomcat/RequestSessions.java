@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 import org.apache.catalina.Manager;
 import org.apache.catalina.Session;
@@ -38,8 +39,11 @@ final class RequestSessions {
     /** Early lookups kept per thread: one request looks up a few ids at most; older ones are dropped. */
     private static final int MAX_EARLY_LOOKUPS = 16;
 
-    /** A lookup made on this thread before any request was bound: its manager, the very id string, what it found. */
-    private record EarlyLookup(Manager manager, String id, HBaseSession found) {
+    /**
+     * A lookup made on this thread before any request was bound: its manager, the very id string, what it found, and
+     * whether that session's id must get this node's route ({@link #routeMoved}) once the request is known.
+     */
+    private record EarlyLookup(Manager manager, String id, HBaseSession found, boolean routeMoved) {
     }
 
     /** Whose sessions these are: compared with, never called (hence Tomcat's interface). */
@@ -77,6 +81,9 @@ final class RequestSessions {
         for (EarlyLookup lookup : early) {
             if (lookup.manager() == manager && lookup.id() == requestedId) {
                 sessions.lookupResult(lookup.id(), lookup.found());
+                if (lookup.routeMoved()) {
+                    sessions.routeMoved(lookup.id(), lookup.found());
+                }
             } else if (lookup.found() != null) {
                 lookup.found().drop();
             }
@@ -110,8 +117,12 @@ final class RequestSessions {
         return request;
     }
 
-    /** A lookup before any request is bound, answered once per id string (see the class comment). */
-    static HBaseSession earlyLookup(Manager manager, String id, Supplier<HBaseSession> load) {
+    /**
+     * A lookup before any request is bound, answered once per id string (see the class comment); {@code routeMoves}
+     * tells whether the session found must get this node's route, which the valve gives it when it adopts the lookup.
+     */
+    static HBaseSession earlyLookup(Manager manager, String id, Supplier<HBaseSession> load,
+            BiPredicate<String, HBaseSession> routeMoves) {
         List<EarlyLookup> early = EARLY.get();
         for (EarlyLookup lookup : early) {
             if (lookup.manager() == manager && lookup.id() == id) {
@@ -125,7 +136,7 @@ final class RequestSessions {
                 oldest.found().drop();
             }
         }
-        early.add(new EarlyLookup(manager, id, found));
+        early.add(new EarlyLookup(manager, id, found, routeMoves.test(id, found)));
         return found;
     }
 
