@@ -12,6 +12,7 @@ import io.hbasesessions.benchmarks.http.HotSessionBenchmark;
 import io.hbasesessions.benchmarks.http.HttpBenchmark;
 import io.hbasesessions.benchmarks.http.JavaLoadGenerator;
 import io.hbasesessions.benchmarks.http.LoadGenerator;
+import io.hbasesessions.benchmarks.http.PropagationBenchmark;
 import io.hbasesessions.benchmarks.http.ServerSettingsBenchmark;
 import io.hbasesessions.benchmarks.http.WrkLoadGenerator;
 import io.hbasesessions.benchmarks.scale.ScaleBenchmark;
@@ -57,6 +58,11 @@ public final class BenchmarkSuite {
     static final Map<String, String> SMALL_MACHINE_SERVER_SETTINGS = Map.of(
             "hbase.regionserver.handler.count", "8",
             "hbase.netty.worker.count", Integer.toString(Runtime.getRuntime().availableProcessors()));
+
+    /** A stickyCopiesMaxBytes that holds the full run's 100,000 heap sessions (about 2 KB each by the store's weight). */
+    private static final long STICKY_COPIES_FOR_EVERY_SESSION = 512L * 1024 * 1024;
+    /** The routes of the sticky setups' nodes: each node of a sticky deployment has one of its own. */
+    private static final String ROUTE = "node1";
 
     private final SuiteOptions options;
 
@@ -127,6 +133,12 @@ public final class BenchmarkSuite {
                         work.resolve("hot"), options.profile()).run(report, sizes.httpWarmup, sizes.httpMeasured);
                 laps.end("hot");
             }
+            if (options.parts().contains("propagation")) {
+                List<String> notRun = new ArrayList<>();
+                new PropagationBenchmark(propagationSetups(quorum, work, notRun), notRun, work.resolve("propagation"),
+                        sizes.propagationTrials, sizes.propagationCap).run(report);
+                laps.end("propagation");
+            }
             // After the HTTP part, so that the HTTP figures are not taken beside a million-row table.
             if (options.parts().contains("scale")) {
                 new ScaleBenchmark(Sessions.storeSettings(quorum, "bench_scale"), hbase.clientConfiguration(),
@@ -136,9 +148,15 @@ public final class BenchmarkSuite {
             if (options.parts().contains("heap")) {
                 Candidate inMemory = tomcatInMemory();
                 Candidate hbaseStore = tomcatHBase(quorum);
-                // The smoke run measures the HBase store's node only: the in-memory node's path runs in part http.
-                new HeapBenchmark(everyVariant() ? List.of(inMemory, hbaseStore) : List.of(hbaseStore),
-                        everyVariant() ? List.of() : List.of(inMemory), work.resolve("heap"))
+                Candidate sticky = sticky(Container.TOMCAT, "HBaseSessionManager", quorum);
+                List<Candidate> measured = new ArrayList<>(List.of(inMemory, hbaseStore, sticky));
+                if (sizes == Sizes.FULL) {
+                    // The default budget holds fewer copies than the full run's sessions: this one holds every one.
+                    measured.add(stickyHoldingEverySession(quorum));
+                }
+                // The smoke run measures the sticky node only: the others' paths run in part http.
+                new HeapBenchmark(everyVariant() ? measured : List.of(sticky),
+                        everyVariant() ? List.of() : List.of(inMemory, hbaseStore), work.resolve("heap"))
                         .run(report, sizes.heapSessions);
                 laps.end("heap");
             }
@@ -244,19 +262,19 @@ public final class BenchmarkSuite {
     }
 
     private List<Candidate> candidates(String quorum, Path work, List<String> notRun) throws IOException {
-        List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum)));
+        List<Candidate> candidates = new ArrayList<>(List.of(tomcatInMemory(), tomcatHBase(quorum),
+                sticky(Container.TOMCAT, "HBaseSessionManager", quorum)));
         if (everyVariant()) {
             candidates.add(callsAlone(Container.TOMCAT, "HBaseSessionManager", quorum));
             candidates.add(expiryEvents(Container.TOMCAT, "HBaseSessionManager", quorum));
         }
         if (options.redis().isPresent()) {
-            Path config = work.resolve("redisson.yaml");
-            Files.createDirectories(work);
-            Files.writeString(config, "singleServerConfig:\n  address: \"redis://" + options.redis().get() + "\"\n");
+            Path config = redissonConfig(work);
             candidates.add(Candidate.peer(Container.TOMCAT, "redisson", "Redisson " + BenchmarkBuild.version("redisson")
                     + " (default mode), Redis", Candidate.Backend.REDIS, List.of("--redisson-config", config.toString())));
+            candidates.add(redissonInMemory(config));
         } else {
-            notRun.add("Redisson (no --redis given)");
+            notRun.add("Redisson, default mode and readMode=MEMORY (no --redis given)");
         }
         options.jdbcUrl().ifPresentOrElse(
                 url -> candidates.add(Candidate.peer(Container.TOMCAT, "persistent",
@@ -265,13 +283,16 @@ public final class BenchmarkSuite {
                 () -> notRun.add("PersistentManager + DataSourceStore (no --jdbc-url given)"));
         candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
         candidates.add(jettyHBase(quorum));
+        candidates.add(sticky(Container.JETTY, "HBaseSessionDataStore", quorum));
         if (everyVariant()) {
             candidates.add(callsAlone(Container.JETTY, "HBaseSessionDataStore", quorum));
         }
         candidates.add(expiryEvents(Container.JETTY, "HBaseSessionDataStore", quorum));
         options.jdbcUrl().ifPresentOrElse(
-                url -> candidates.addAll(List.of(jettyJdbc(url, "jdbc", 60), jettyJdbc(url, "jdbc-save0", 0))),
-                () -> notRun.add("the JDBC store, savePeriodSec 60 and 0 (no --jdbc-url given)"));
+                url -> candidates.addAll(List.of(jettyJdbc(url, "jdbc", 60), jettyJdbc(url, "jdbc-save0", 0),
+                        jettyJdbcNeverEvict(url))),
+                () -> notRun.add("the JDBC store, savePeriodSec 60 and 0, and behind a cache that never evicts "
+                        + "(no --jdbc-url given)"));
         if (!everyVariant()) {
             notRun.add("coalesceCalls=false, and Tomcat's expiryEvents=true (the smoke run; Jetty's shows what it costs)");
         }
@@ -282,6 +303,79 @@ public final class BenchmarkSuite {
     private static Candidate jettyJdbc(String url, String storeKey, int savePeriodSec) {
         return Candidate.peer(Container.JETTY, storeKey, "JDBCSessionDataStore + HikariCP, PostgreSQL (savePeriodSec="
                 + savePeriodSec + ")", Candidate.Backend.POSTGRESQL, List.of("--jdbc-url", url, "--jdbc-save-period-sec", Integer.toString(savePeriodSec)));
+    }
+
+    /**
+     * Jetty's setup for sticky load balancing over its JDBC store: a cache that keeps every session until it ends, so
+     * that a node reads the database only for a session it does not hold; savePeriodSec as the main JDBC row's.
+     */
+    private static Candidate jettyJdbcNeverEvict(String url) {
+        return Candidate.peer(Container.JETTY, HttpBenchmark.JDBC_NEVER_EVICT_KEY, "JDBCSessionDataStore + HikariCP, "
+                + "PostgreSQL, DefaultSessionCache NEVER_EVICT (savePeriodSec=60)", Candidate.Backend.POSTGRESQL,
+                List.of("--jdbc-url", url, "--jdbc-save-period-sec", "60", "--jdbc-session-cache", "NEVER_EVICT"))
+                .onRoute(ROUTE);
+    }
+
+    private Path redissonConfig(Path work) throws IOException {
+        Path config = work.resolve("redisson.yaml");
+        Files.createDirectories(work);
+        return Files.writeString(config, "singleServerConfig:\n  address: \"redis://" + options.redis().orElseThrow()
+                + "\"\n");
+    }
+
+    /** Redisson's setup for sticky load balancing: each node's sessions in its memory, kept current over pub/sub. */
+    private static Candidate redissonInMemory(Path config) {
+        return Candidate.peer(Container.TOMCAT, HttpBenchmark.REDISSON_MEMORY_KEY, "Redisson "
+                + BenchmarkBuild.version("redisson") + " (readMode=MEMORY), Redis", Candidate.Backend.REDIS,
+                List.of("--redisson-config", config.toString(), "--redisson-read-mode", "MEMORY")).onRoute(ROUTE);
+    }
+
+    /** The HBase store with {@code stickySessions} (its other settings at their defaults) on a node with a route. */
+    private static Candidate sticky(Container container, String label, String quorum) {
+        return Candidate.hbase(container, HttpBenchmark.STICKY_KEY, label + ", stickySessions=true",
+                stickySettings(quorum)).onRoute(ROUTE);
+    }
+
+    /** The heap part's sticky Tomcat node with a copy budget that holds every session of the full run. */
+    private static Candidate stickyHoldingEverySession(String quorum) {
+        Map<String, String> settings = stickySettings(quorum);
+        settings.put("stickyCopiesMaxBytes", Long.toString(STICKY_COPIES_FOR_EVERY_SESSION));
+        return Candidate.hbase(Container.TOMCAT, HttpBenchmark.STICKY_KEY + "-every-copy", "HBaseSessionManager, "
+                + "stickySessions=true, stickyCopiesMaxBytes=" + STICKY_COPIES_FOR_EVERY_SESSION + " (" + STICKY_COPIES_FOR_EVERY_SESSION / (1024 * 1024) + " MiB)", settings)
+                .onRoute(ROUTE);
+    }
+
+    /** The main HBase rows' settings, with {@code stickySessions} and a changes table of the benchmark's own. */
+    private static Map<String, String> stickySettings(String quorum) {
+        Map<String, String> settings = new HashMap<>(hbaseSettings(quorum));
+        settings.put("stickySessions", "true");
+        settings.put("changesTable", "bench_http_changes");
+        return settings;
+    }
+
+    /**
+     * Part propagation: the setups that keep copies of sessions in a node's memory, ours on both containers and the
+     * peers' (each on two nodes; the smoke run takes Tomcat's HBase store only).
+     */
+    private List<PropagationBenchmark.Setup> propagationSetups(String quorum, Path work, List<String> notRun)
+            throws IOException {
+        Optional<Duration> ours = Optional.of(Duration.ofMillis(Setting.STICKY_STALENESS_MILLIS.defaultValue().orElseThrow()));
+        List<PropagationBenchmark.Setup> setups = new ArrayList<>(List.of(
+                new PropagationBenchmark.Setup(sticky(Container.TOMCAT, "HBaseSessionManager", quorum), ours)));
+        if (!everyVariant()) {
+            notRun.add("Jetty's HBase store and the peers' setups (the smoke run takes one setup)");
+            return setups;
+        }
+        setups.add(new PropagationBenchmark.Setup(sticky(Container.JETTY, "HBaseSessionDataStore", quorum), ours));
+        if (options.redis().isPresent()) {
+            setups.add(new PropagationBenchmark.Setup(redissonInMemory(redissonConfig(work)), Optional.empty()));
+        } else {
+            notRun.add("Redisson readMode=MEMORY (no --redis given)");
+        }
+        options.jdbcUrl().ifPresentOrElse(
+                url -> setups.add(new PropagationBenchmark.Setup(jettyJdbcNeverEvict(url), Optional.empty())),
+                () -> notRun.add("Jetty's JDBC store behind a cache that never evicts (no --jdbc-url given)"));
+        return setups;
     }
 
     private static Candidate tomcatInMemory() {

@@ -17,12 +17,13 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
         String loadGenerator, Optional<String> peerVersions, boolean profile, Set<String> parts, Optional<String> pinBackendCpus) {
 
     /** The parts, in the order they run. */
-    public static final List<String> ALL_PARTS = List.of("codec", "store", "rewrites", "shiro", "http", "hot", "scale",
-            "heap", "sizing", "server", "failover");
+    public static final List<String> ALL_PARTS = List.of("codec", "store", "rewrites", "shiro", "http", "hot",
+            "propagation", "scale", "heap", "sizing", "server", "failover");
 
     static final String USAGE = "usage: BenchmarkSuite --quick|--full|--smoke [--output DIR] [--redis HOST:PORT] "
             + "[--jdbc-url jdbc:postgresql://...] [--load-generator auto|wrk|java] [--peer-versions TEXT] [--profile] "
-            + "[--parts codec,store,rewrites,shiro,http,hot,scale,heap,sizing,server,failover] [--pin-backend-cpus LIST]";
+            + "[--parts codec,store,rewrites,shiro,http,hot,propagation,scale,heap,sizing,server,failover] "
+            + "[--pin-backend-cpus LIST]";
 
     public static SuiteOptions parse(String... args) {
         Sizes sizes = null;

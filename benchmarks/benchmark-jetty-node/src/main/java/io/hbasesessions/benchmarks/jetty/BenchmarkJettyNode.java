@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.eclipse.jetty.session.DatabaseAdaptor;
 import org.eclipse.jetty.session.DefaultSessionCache;
+import org.eclipse.jetty.session.DefaultSessionCacheFactory;
 import org.eclipse.jetty.session.JDBCSessionDataStoreFactory;
 import org.eclipse.jetty.session.SessionCache;
 import picocli.CommandLine.Command;
@@ -17,8 +18,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The Jetty node program (testing/jetty-node) as the benchmarks run it: with Jetty's
- * JDBCSessionDataStore on a HikariCP pool as a further choice (behind the same non-sticky cache as the
- * HBase store), and controlled by the driver through {@link NodeConsole}.
+ * JDBCSessionDataStore on a HikariCP pool as a further choice, behind Jetty's cache for non-sticky
+ * deployments or the one for sticky ones, and controlled by the driver through {@link NodeConsole}.
  */
 @Command(name = "benchmark-jetty-node", mixinStandardHelpOptions = true,
         description = "The Jetty node, with Jetty's JDBC store as a further choice, controlled by the benchmark driver.")
@@ -44,6 +45,25 @@ public final class BenchmarkJettyNode implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}")
     private int jdbcSavePeriodSeconds;
 
+    @Option(names = "--jdbc-session-cache", paramLabel = "POLICY", defaultValue = "EVICT_ON_SESSION_EXIT",
+            description = "The eviction policy of the DefaultSessionCache in front of the JDBC store: "
+                    + "EVICT_ON_SESSION_EXIT (Jetty's advice without sticky load balancing: every request reads its "
+                    + "session from the database) or NEVER_EVICT (with sticky load balancing: a node keeps its sessions "
+                    + "and reads the database only for one it does not hold). Default: ${DEFAULT-VALUE}")
+    private JdbcSessionCache jdbcSessionCache;
+
+    /** Jetty's {@link SessionCache} eviction policies the benchmarks compare, by name. */
+    enum JdbcSessionCache {
+        EVICT_ON_SESSION_EXIT(SessionCache.EVICT_ON_SESSION_EXIT),
+        NEVER_EVICT(SessionCache.NEVER_EVICT);
+
+        private final int evictionPolicy;
+
+        JdbcSessionCache(int evictionPolicy) {
+            this.evictionPolicy = evictionPolicy;
+        }
+    }
+
     public static void main(String[] args) {
         System.exit(NodeOptions.execute(new BenchmarkJettyNode(), args));
     }
@@ -51,7 +71,8 @@ public final class BenchmarkJettyNode implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         HikariDataSource pool = jdbcUrl == null ? null : pool();
-        JettyNode node = JettyNode.start(options, pool == null ? JettyNode.storeFactory(options) : jdbcStore(pool));
+        JettyNode node = pool == null ? JettyNode.start(options, JettyNode.storeFactory(options))
+                : JettyNode.start(options, jdbcSessionCache(), jdbcStore(pool));
         NodeOptions.announceReady(node.port(), node.serverInfo());
         NodeConsole.serve(() -> counters(node), () -> stop(node, pool));
         return 0;
@@ -62,6 +83,17 @@ public final class BenchmarkJettyNode implements Callable<Integer> {
         pool.setJdbcUrl(jdbcUrl);
         pool.setMaximumPoolSize(JDBC_POOL_SIZE);
         return pool;
+    }
+
+    /**
+     * Either policy writes a changed session before the response is committed, as the HBase store does (Jetty's
+     * default would write it after).
+     */
+    private DefaultSessionCacheFactory jdbcSessionCache() {
+        DefaultSessionCacheFactory cache = new DefaultSessionCacheFactory();
+        cache.setEvictionPolicy(jdbcSessionCache.evictionPolicy);
+        cache.setFlushOnResponseCommit(true);
+        return cache;
     }
 
     private JDBCSessionDataStoreFactory jdbcStore(HikariDataSource pool) {

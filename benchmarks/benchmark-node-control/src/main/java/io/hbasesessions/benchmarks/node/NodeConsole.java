@@ -57,8 +57,9 @@ public final class NodeConsole {
 
     /**
      * The counters a node reports: the sessions its container holds in memory and, when its sessions are
-     * in HBase ({@code hbaseStore} not null), the store's writes (expiry index entries apart), loads, conflicts and how its calls
-     * travelled (alone or in multi-actions).
+     * in HBase ({@code hbaseStore} not null), the store's writes (expiry index entries apart), loads, conflicts, how its calls
+     * travelled (alone or in multi-actions), and with {@code stickySessions} the loads its copies answered and the changes
+     * of other nodes it heard of or announced.
      */
     public static Map<String, Long> counters(long activeSessions, StoreCounters hbaseStore) {
         Map<String, Long> counters = new LinkedHashMap<>();
@@ -72,6 +73,10 @@ public final class NodeConsole {
             counters.put("callsSentAlone", hbaseStore.get(StoreCounter.CALLS_SENT_ALONE));
             counters.put("multiActions", hbaseStore.get(StoreCounter.MULTI_ACTIONS));
             counters.put("callsInMultiActions", hbaseStore.get(StoreCounter.CALLS_IN_MULTI_ACTIONS));
+            counters.put("stickyHits", hbaseStore.get(StoreCounter.STICKY_HITS));
+            counters.put("stickyMisses", hbaseStore.get(StoreCounter.STICKY_MISSES));
+            counters.put("stickyInvalidations", hbaseStore.get(StoreCounter.STICKY_INVALIDATIONS));
+            counters.put("changesAnnounced", hbaseStore.get(StoreCounter.CHANGES_ANNOUNCED));
         }
         return counters;
     }

@@ -5,16 +5,18 @@ import io.hbasesessions.testing.NodeProgram;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One container with one session store, as a node to start: {@code storeKey} names it in the results,
  * {@code label} is what the report calls it. The node is the container's benchmark node program,
  * started with {@code sessions} and {@code storeSettings}, plus the program's own {@code arguments} for
- * a peer's store. The baseline of each container is its in-memory default: every other candidate of
- * that container is reported as a ratio to it.
+ * a peer's store, and with {@code route} as the suffix of the session ids it issues (Tomcat's jvmRoute,
+ * Jetty's worker name) when a sticky setup needs one. The baseline of each container is its in-memory default:
+ * every other candidate of that container is reported as a ratio to it.
  */
 public record Candidate(Container container, String storeKey, String label, boolean baseline, Sessions sessions,
-        Map<String, String> storeSettings, List<String> arguments, Backend backend) {
+        Map<String, String> storeSettings, List<String> arguments, Backend backend, Optional<String> route) {
 
     /** The server that holds the candidate's sessions, whose CPU per request the report shows beside the node's. */
     public enum Backend {
@@ -48,7 +50,7 @@ public record Candidate(Container container, String storeKey, String label, bool
     /** The container's own in-memory sessions: the ceiling. */
     public static Candidate inMemory(Container container, String label) {
         return new Candidate(container, container.ceilingKey, label, true, Sessions.MEMORY, Map.of(), List.of(),
-                Backend.NONE);
+                Backend.NONE, Optional.empty());
     }
 
     public static Candidate hbase(Container container, String label, Map<String, String> storeSettings) {
@@ -57,13 +59,21 @@ public record Candidate(Container container, String storeKey, String label, bool
 
     /** The HBase store with other settings than the main HBase row's, named by {@code storeKey}. */
     public static Candidate hbase(Container container, String storeKey, String label, Map<String, String> storeSettings) {
-        return new Candidate(container, storeKey, label, false, Sessions.HBASE, storeSettings, List.of(), Backend.HBASE);
+        return new Candidate(container, storeKey, label, false, Sessions.HBASE, storeSettings, List.of(), Backend.HBASE,
+                Optional.empty());
     }
 
     /** A peer's store, chosen by the node program's own {@code arguments}. */
     public static Candidate peer(Container container, String storeKey, String label, Backend backend,
             List<String> arguments) {
-        return new Candidate(container, storeKey, label, false, Sessions.MEMORY, Map.of(), arguments, backend);
+        return new Candidate(container, storeKey, label, false, Sessions.MEMORY, Map.of(), arguments, backend,
+                Optional.empty());
+    }
+
+    /** This candidate on a node whose session ids carry {@code nodeRoute}, as a sticky load balancer needs. */
+    public Candidate onRoute(String nodeRoute) {
+        return new Candidate(container, storeKey, label, baseline, sessions, storeSettings, arguments, backend,
+                Optional.of(nodeRoute));
     }
 
     NodeProgram program() {

@@ -47,6 +47,7 @@ public final class ControlledNode implements AutoCloseable {
                 .sessions(candidate.sessions())
                 .storeSettings(candidate.storeSettings())
                 .arguments(candidate.arguments().toArray(String[]::new))
+                .route(candidate.route().orElse(null))
                 .workDirectory(workDirectory)
                 .log(log)
                 .jvmOptions(jvmOptions)

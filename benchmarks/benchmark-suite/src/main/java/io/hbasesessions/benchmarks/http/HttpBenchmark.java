@@ -22,6 +22,14 @@ public final class HttpBenchmark {
 
     /** The store key of the HBase rows with {@code expiryEvents} on. */
     public static final String EXPIRY_EVENTS_KEY = "hbase-expiry";
+    /** The store key of the HBase rows with {@code stickySessions} on, on a node with a route. */
+    public static final String STICKY_KEY = "hbase-sticky";
+    /** The store keys of the peers' setups for sticky load balancing: a copy of each session in the node's memory. */
+    public static final String REDISSON_MEMORY_KEY = "redisson-memory";
+    public static final String JDBC_NEVER_EVICT_KEY = "jdbc-never-evict";
+    /** Issue #31's targets for {@code stickySessions}, read-mostly: throughput against the ceiling and HBase reads. */
+    private static final double STICKY_CEILING_TARGET = 0.6;
+    private static final double STICKY_READS_PER_REQUEST_TARGET = 0.05;
 
     /** Issue #29's setting: wrk's 2 threads send over 16 connections, each request for a random session of 1,000. */
     public static final int CONNECTIONS = 16;
@@ -70,7 +78,8 @@ public final class HttpBenchmark {
      * and for the HBase stores the calls per multi-action and the share of calls that travelled in one.
      */
     record Result(Candidate candidate, Workload workload, LoadResult load, double hbaseWritesPerRequest,
-            double nodeCpuMicros, double backendCpuMicros, double callsPerMultiAction, double coalescedShare) {
+            double hbaseReadsPerRequest, double nodeCpuMicros, double backendCpuMicros, double callsPerMultiAction,
+            double coalescedShare) {
     }
 
     public void run(Report report, Duration warmup, Duration measured) throws Exception {
@@ -86,7 +95,7 @@ public final class HttpBenchmark {
             }
         }
         report.table(List.of("container", "session store", "workload", "req/s", "vs ceiling", "p50 ms", "vs ceiling",
-                "p99 ms", "vs ceiling", "added p50 / p99 ms", "HBase writes/req", "node CPU µs/req",
+                "p99 ms", "vs ceiling", "added p50 / p99 ms", "HBase writes/req", "HBase reads/req", "node CPU µs/req",
                 "store server CPU µs/req", "calls per multi-action (share)", "errors"), rows(results));
         report.note("Load generator: " + load.name() + ", " + GENERATOR_THREADS + " threads, " + CONNECTIONS
                 + " connections; each node's " + Report.count(sessions) + " sessions (the benchmark WAR's cart, about 2 KB "
@@ -94,12 +103,14 @@ public final class HttpBenchmark {
                 + Report.seconds(measured) + " s per row. Ceiling: the same container's in-memory sessions in this run. "
                 + "Added latency: this row's p50 (p99) minus the ceiling's. HBase writes/req: the store's own "
                 + "counters (full writes, touches, and expiry index entries) over every request sent, warm-up "
-                + "included. CPU per request: user + system time of the node's JVM and of the store's server "
+                + "included. HBase reads/req: the store's loads that its copies did not answer (loads - stickyHits), "
+                + "likewise. CPU per request: user + system time of the node's JVM and of the store's server "
                 + "(the HBase JVM; every redis-server or postgres process) over the row, warm-up included, divided by "
                 + "the requests sent. Calls per multi-action: the HBase store's Gets and touches that "
                 + "travelled together (coalesceCalls), per multi-action, and their share of all its calls."
                 + (notRun.isEmpty() ? "" : " Not run: " + String.join("; ", notRun) + "."));
         targets(report, results);
+        stickySessions(report, results);
         expiryEventsCost(report, results);
         writeChartData(results);
     }
@@ -125,9 +136,10 @@ public final class HttpBenchmark {
         return candidate.countsHBaseWrites()
                 ? new Result(candidate, workload, result, perRequest(before, after, "sessionWrites", result)
                         + perRequest(before, after, "expiryEntries", result),
+                        perRequest(before, after, "loads", result) - perRequest(before, after, "stickyHits", result),
                         nodeCpu, backendCpu, ratio(before, after, "callsInMultiActions", "multiActions"),
                         coalescedShare(before, after))
-                : new Result(candidate, workload, result, Double.NaN, nodeCpu, backendCpu, Double.NaN,
+                : new Result(candidate, workload, result, Double.NaN, Double.NaN, nodeCpu, backendCpu, Double.NaN,
                         Double.NaN);
     }
 
@@ -198,7 +210,8 @@ public final class HttpBenchmark {
                     Report.number(measured.p99Millis()), Report.ratio(measured.p99Millis(), ceiling.p99Millis()),
                     result.candidate().baseline() ? "-" : Report.number(measured.p50Millis() - ceiling.p50Millis())
                             + " / " + Report.number(measured.p99Millis() - ceiling.p99Millis()),
-                    Report.number(result.hbaseWritesPerRequest()), Report.number(result.nodeCpuMicros()),
+                    Report.number(result.hbaseWritesPerRequest()), Report.number(result.hbaseReadsPerRequest()),
+                    Report.number(result.nodeCpuMicros()),
                     Report.number(result.backendCpuMicros()), Double.isNaN(result.callsPerMultiAction())
                             ? (Double.isNaN(result.coalescedShare()) ? "n/a" : "none")
                             : String.format(Locale.ROOT, "%.2f (%.0f%%)", result.callsPerMultiAction(),
@@ -263,6 +276,83 @@ public final class HttpBenchmark {
             report.table(List.of("container", "workload", "HBase writes/req off", "on", "on / off", "req/s on / off",
                     "HBase CPU/req on / off"), rows);
         }
+    }
+
+    /**
+     * Issue #31: the HBase store with {@code stickySessions} on a routed node, against the ceiling, the same store with
+     * the mode off and the peers' setups for sticky load balancing (Redisson's {@code readMode=MEMORY}, Jetty's
+     * never-evicting cache over the JDBC store), and the issue's targets.
+     */
+    private static void stickySessions(Report report, List<Result> results) {
+        List<List<String>> rows = new ArrayList<>();
+        List<List<String>> targets = new ArrayList<>();
+        for (Container container : Container.values()) {
+            Map<Workload, Result> sticky = find(results, container, STICKY_KEY);
+            Map<Workload, Result> off = find(results, container, "hbase");
+            Map<Workload, Result> peer = find(results, container, stickyPeerKey(container));
+            for (Workload workload : Workload.values()) {
+                Result on = sticky.get(workload);
+                if (on == null) {
+                    continue;
+                }
+                Result ceiling = baseline(results, on);
+                Result without = off.get(workload);
+                Result theirs = peer.get(workload);
+                rows.add(Report.cells(container, workload.label(), Report.number(ceiling.load().requestsPerSecond()),
+                        Report.number(on.load().requestsPerSecond()), Report.ratio(on.load().requestsPerSecond(),
+                                ceiling.load().requestsPerSecond()),
+                        without == null ? "not run" : Report.ratio(without.load().requestsPerSecond(),
+                                ceiling.load().requestsPerSecond()),
+                        theirs == null ? "not run" : theirs.candidate().label() + ": " + Report.number(
+                                theirs.load().requestsPerSecond()) + " (" + Report.ratio(theirs.load().requestsPerSecond(),
+                                ceiling.load().requestsPerSecond()) + ")",
+                        theirs == null ? "-" : Report.ratio(on.load().requestsPerSecond(), theirs.load().requestsPerSecond()),
+                        readsPerRequest(on.hbaseReadsPerRequest()) + (without == null ? ""
+                                : " (" + readsPerRequest(without.hbaseReadsPerRequest()) + ")"),
+                        Report.number(ceiling.nodeCpuMicros()) + " / " + Report.number(on.nodeCpuMicros()) + " / "
+                                + (without == null ? "-" : Report.number(without.nodeCpuMicros())) + " / "
+                                + (theirs == null ? "-" : Report.number(theirs.nodeCpuMicros()))));
+                targets.add(maximumRatio(container + ": HBase reads per request, " + workload.label(),
+                        STICKY_READS_PER_REQUEST_TARGET, on.hbaseReadsPerRequest()));
+                if (workload == Workload.READ_MOSTLY) {
+                    targets.add(target(container + ": read-mostly vs ceiling", ">= " + STICKY_CEILING_TARGET + "x",
+                            throughputRatio(results, on, null), STICKY_CEILING_TARGET));
+                    if (theirs != null) {
+                        targets.add(target(container + ": read-mostly vs " + theirs.candidate().label(), ">= 1.0x",
+                                throughputRatio(results, on, theirs), 1.0));
+                    }
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        report.heading("3a. stickySessions against the ceiling and the peers' sticky setups (same run)");
+        report.table(List.of("container", "workload", "ceiling req/s", "stickySessions req/s", "vs ceiling",
+                "mode off vs ceiling", "peer's sticky setup req/s (vs ceiling)", "stickySessions vs peer",
+                "HBase reads/req on (off)", "node CPU µs/req: ceiling / on / off / peer"), rows);
+        report.note("stickySessions: the HBase store with stickySessions=true (stickyStalenessMillis and "
+                + "stickyCopiesMaxBytes at their defaults) on a node with a route; the load generator sends the cookies "
+                + "the node issued, so every request carries the node's route, as behind a balancer with affinity. "
+                + "Mode off: the main HBase row. Peers' sticky setups keep each session in the node's memory too: "
+                + "Redisson's manager with readMode=MEMORY (updated from other nodes over Redis pub/sub), Jetty's "
+                + "DefaultSessionCache with NEVER_EVICT over the JDBC store (savePeriodSec=60).");
+        report.table(List.of("target (stickySessions, issue #31)", "wanted", "measured", "met?"), targets);
+    }
+
+    /** The store key of the peer's setup for sticky load balancing on {@code container}. */
+    private static String stickyPeerKey(Container container) {
+        return container == Container.TOMCAT ? REDISSON_MEMORY_KEY : JDBC_NEVER_EVICT_KEY;
+    }
+
+    private static List<String> maximumRatio(String name, double maximum, double measured) {
+        return Report.cells(name, "<= " + readsPerRequest(maximum), readsPerRequest(measured),
+                measured <= maximum ? "met" : "missed");
+    }
+
+    /** Three decimals: the target is 0.05, and a few misses in a thousand requests should show. */
+    private static String readsPerRequest(double reads) {
+        return String.format(Locale.ROOT, "%.3f", reads);
     }
 
     private static double throughputRatio(List<Result> results, Result result, Result against) {

@@ -62,14 +62,51 @@ public final class JavaLoadGenerator implements LoadGenerator {
             for (int c = 0; c < connections; c++) {
                 open.add(new HttpConnection(app));
             }
-            int perConnection = Math.max(1, sessions / connections);
-            new TimedLoop(Duration.ZERO, timeLimit, perConnection).run(Math.min(connections, sessions),
-                    (c, i) -> cookies.add(createSession(open.get(c))));
-            if (cookies.size() < Math.min(sessions, perConnection * connections)) {
+            int perConnection = (sessions + connections - 1) / connections;
+            new TimedLoop(Duration.ZERO, timeLimit, perConnection).run(Math.min(connections, sessions), (c, i) -> {
+                if (i * connections + c < sessions) {
+                    cookies.add(createSession(open.get(c)));
+                }
+            });
+            if (cookies.size() < sessions) {
                 throw new IllegalStateException("Only " + cookies.size() + " of " + sessions
                         + " sessions were created within " + timeLimit);
             }
             return List.copyOf(cookies);
+        } finally {
+            for (HttpConnection connection : open) {
+                connection.close();
+            }
+        }
+    }
+
+    /**
+     * Reads each of {@code cookies}' sessions once, over {@code connections} connections, and returns how many
+     * reads did not answer 200 (a session gone answers 409).
+     */
+    public static long readEach(URI app, List<String> cookies, int connections, Duration timeLimit) throws Exception {
+        List<HttpConnection> open = new ArrayList<>();
+        LongAdder answered = new LongAdder();
+        LongAdder failed = new LongAdder();
+        try {
+            for (int c = 0; c < connections; c++) {
+                open.add(new HttpConnection(app));
+            }
+            int perConnection = (cookies.size() + connections - 1) / connections;
+            new TimedLoop(Duration.ZERO, timeLimit, perConnection).run(connections, (c, i) -> {
+                long index = i * connections + c;
+                if (index < cookies.size()) {
+                    if (open.get(c).get("read", cookies.get((int) index)).status() != OK) {
+                        failed.increment();
+                    }
+                    answered.increment();
+                }
+            });
+            if (answered.sum() < cookies.size()) {
+                throw new IllegalStateException("Only " + answered.sum() + " of " + cookies.size()
+                        + " sessions were read within " + timeLimit);
+            }
+            return failed.sum();
         } finally {
             for (HttpConnection connection : open) {
                 connection.close();

@@ -24,8 +24,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The Tomcat node program (testing/tomcat-node) as the benchmarks run it: with Redisson's session
- * manager and Tomcat's PersistentManager on a JDBC store as further choices, and controlled by the
- * driver through {@link NodeConsole}.
+ * manager (in its default read mode or in the one for sticky load balancing) and Tomcat's PersistentManager on a
+ * JDBC store as further choices, and controlled by the driver through {@link NodeConsole}.
  * <p>
  * {@code --jdbc-url} sets up what this context.xml would, Tomcat's documented setup for non-sticky
  * load balancing (the table is benchmarks/run.sh's):
@@ -61,6 +61,13 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
     @ArgGroup
     private PeerManager peer;
 
+    @Option(names = "--redisson-read-mode", paramLabel = "MODE", defaultValue = "REDIS",
+            description = "With --redisson-config, Redisson's readMode: REDIS (its default) reads the session's "
+                    + "attributes from Redis in every request; MEMORY keeps each node's sessions in its memory, updated "
+                    + "from the other nodes over Redis pub/sub (broadcastSessionUpdates, on by default), Redisson's setup "
+                    + "for sticky load balancing. Default: ${DEFAULT-VALUE}")
+    private String redissonReadMode;
+
     /** At most one peer's manager; without one, the manager {@code --sessions} names. */
     static final class PeerManager {
 
@@ -86,7 +93,7 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
         if (peer == null) {
             node = TomcatNode.start(options, TomcatNode.sessionManager(options));
         } else if (peer.redissonConfig != null) {
-            node = TomcatNode.start(options, redisson(peer.redissonConfig));
+            node = TomcatNode.start(options, redisson(peer.redissonConfig, redissonReadMode));
         } else {
             node = TomcatNode.start(options, persistentManager(), this::storeEveryRequest);
         }
@@ -95,9 +102,19 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
         return 0;
     }
 
-    private static RedissonSessionManager redisson(Path config) {
+    /**
+     * Redisson's other settings stay at its defaults, written out here: updateMode DEFAULT writes an attribute to
+     * Redis when the application sets it (AFTER_REQUEST would write them all after every request), and
+     * broadcastSessionUpdates (only read with readMode MEMORY) publishes each write and invalidation to the other
+     * nodes' copies; broadcastSessionEvents (session listeners on every node) stays off.
+     */
+    private static RedissonSessionManager redisson(Path config, String readMode) {
         RedissonSessionManager manager = new RedissonSessionManager();
         manager.setConfigPath(config.toString());
+        manager.setReadMode(readMode);
+        manager.setUpdateMode("DEFAULT");
+        manager.setBroadcastSessionUpdates(true);
+        manager.setBroadcastSessionEvents(false);
         return manager;
     }
 

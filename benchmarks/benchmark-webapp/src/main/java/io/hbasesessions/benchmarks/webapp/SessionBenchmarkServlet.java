@@ -10,10 +10,13 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code /init} creates the realistic session, {@code /read} only reads it, {@code /write} changes it;
+ * {@code /init} creates the realistic session, {@code /read} only reads it, {@code /write} changes it,
+ * {@code /invalidate} ends it (the propagation benchmark ends a session on one node and watches another);
  * each answer shows the session's visit counter ({@code visits=N}), which a failover run checks.
  * A request without its session answers 409, so a load generator that lost its cookie shows up as
- * errors instead of silently measuring session creation.
+ * errors instead of silently measuring session creation; so does one whose session lacks its cart (a store
+ * may bring back an ended session's id without its attributes: Redisson's readMode=MEMORY writes the access
+ * time of a session another node has just ended).
  */
 public final class SessionBenchmarkServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
@@ -30,8 +33,13 @@ public final class SessionBenchmarkServlet extends HttpServlet {
             return;
         }
         HttpSession session = request.getSession(false);
-        if (session == null) {
+        if (session == null || session.getAttribute(BenchmarkSession.CART) == null) {
             answer(response, HttpServletResponse.SC_CONFLICT, "no session");
+            return;
+        }
+        if (operation.equals("/invalidate")) {
+            session.invalidate();
+            answer(response, HttpServletResponse.SC_OK, "invalidated");
             return;
         }
         if (operation.equals("/write")) {

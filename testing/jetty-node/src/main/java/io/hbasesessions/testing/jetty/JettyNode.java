@@ -15,6 +15,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.session.DefaultSessionCacheFactory;
 import org.eclipse.jetty.session.DefaultSessionIdManager;
 import org.eclipse.jetty.session.SessionCache;
+import org.eclipse.jetty.session.SessionCacheFactory;
 import org.eclipse.jetty.session.SessionDataStoreFactory;
 import org.eclipse.jetty.util.security.Password;
 
@@ -54,6 +55,18 @@ public final class JettyNode {
      * shutdown (SIGTERM) stops it cleanly. {@code storeFactory} null: Jetty's in-memory sessions.
      */
     public static JettyNode start(NodeOptions options, SessionDataStoreFactory storeFactory) throws Exception {
+        SessionCacheFactory cache = storeFactory == null ? null
+                : storeFactory instanceof HBaseSessionDataStoreFactory ? new HBaseSessionCacheFactory()
+                : nonStickySessionCache();
+        return start(options, cache, storeFactory);
+    }
+
+    /**
+     * As {@link #start(NodeOptions, SessionDataStoreFactory)}, with the session cache {@code cacheFactory} makes in
+     * front of the store (the benchmarks compare another store's caches).
+     */
+    public static JettyNode start(NodeOptions options, SessionCacheFactory cacheFactory,
+            SessionDataStoreFactory storeFactory) throws Exception {
         Server server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -65,8 +78,7 @@ public final class JettyNode {
             server.addBean(ids, true);
         });
         if (storeFactory != null) {
-            server.addBean(storeFactory instanceof HBaseSessionDataStoreFactory ? new HBaseSessionCacheFactory()
-                    : nonStickySessionCache());
+            server.addBean(cacheFactory);
             server.addBean(storeFactory);
         }
 
