@@ -15,6 +15,7 @@ final class SessionKey {
 
     static final int ROW_BYTES = 32;
     private static final int SHORT_HEX_CHARS = 12;
+    private static final MessageDigest SHA_256 = sha256Instance();
 
     private final byte[] row;
 
@@ -46,8 +47,21 @@ final class SessionKey {
     }
 
     static byte[] sha256(byte[] bytes) {
+        return newSha256().digest(bytes);
+    }
+
+    /** A copy of one digest made at start: {@code getInstance} looks the provider up reflectively on every call. */
+    private static MessageDigest newSha256() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            return sha256Instance();
+        }
+    }
+
+    private static MessageDigest sha256Instance() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java platform provides SHA-256", e);
         }
