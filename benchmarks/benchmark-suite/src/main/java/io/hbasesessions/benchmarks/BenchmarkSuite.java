@@ -36,10 +36,13 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -296,7 +299,21 @@ public final class BenchmarkSuite {
         if (!everyVariant()) {
             notRun.add("coalesceCalls=false, and Tomcat's expiryEvents=true (the smoke run; Jetty's shows what it costs)");
         }
-        return candidates;
+        return options.candidates().map(chosen -> chosen(candidates, chosen, notRun)).orElse(candidates);
+    }
+
+    /** The candidates named in {@code --candidates}, and the ceiling of each of their containers. */
+    private static List<Candidate> chosen(List<Candidate> candidates, Set<String> names, List<String> notRun) {
+        Set<String> known = candidates.stream().map(Candidate::name).collect(Collectors.toCollection(LinkedHashSet::new));
+        if (!known.containsAll(names)) {
+            throw new IllegalArgumentException("--candidates takes some of " + known + ", not " + names);
+        }
+        Set<Container> containers = candidates.stream().filter(candidate -> names.contains(candidate.name()))
+                .map(Candidate::container).collect(Collectors.toSet());
+        List<Candidate> chosen = candidates.stream().filter(candidate -> names.contains(candidate.name())
+                || candidate.baseline() && containers.contains(candidate.container())).toList();
+        notRun.add("every row but " + chosen.stream().map(Candidate::name).toList() + " (--candidates)");
+        return chosen;
     }
 
     /** Jetty's JDBC store writes an unchanged session again after {@code savePeriodSec}; Jetty's default, 0, on every request. */

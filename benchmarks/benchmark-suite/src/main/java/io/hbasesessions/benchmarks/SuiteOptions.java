@@ -10,11 +10,14 @@ import java.util.Set;
  * The suite's command line. {@code --redis} and {@code --jdbc-url} name the peers that run.sh started;
  * a peer not given is left out of the HTTP benchmark, and the report says so. {@code --profile} records
  * JFR profiles of the HBase server and of every HTTP node into the work directory; {@code --parts}
- * runs only some parts (to look into one), the published run runs them all. {@code --pin-backend-cpus}
+ * runs only some parts (to look into one), the published run runs them all; {@code --candidates} runs only
+ * some rows of the HTTP part (by node name, such as {@code tomcat-hbase-sticky}; each container's ceiling always
+ * runs, since every ratio is to it). {@code --pin-backend-cpus}
  * runs HBase on the CPUs listed and everything else on the others ({@link CpuPinning}).
  */
 public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Optional<String> jdbcUrl,
-        String loadGenerator, Optional<String> peerVersions, boolean profile, Set<String> parts, Optional<String> pinBackendCpus) {
+        String loadGenerator, Optional<String> peerVersions, boolean profile, Set<String> parts, Optional<String> pinBackendCpus,
+        Optional<Set<String>> candidates) {
 
     /** The parts, in the order they run. */
     public static final List<String> ALL_PARTS = List.of("codec", "store", "rewrites", "shiro", "http", "hot",
@@ -23,7 +26,7 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
     static final String USAGE = "usage: BenchmarkSuite --quick|--full|--smoke [--output DIR] [--redis HOST:PORT] "
             + "[--jdbc-url jdbc:postgresql://...] [--load-generator auto|wrk|java] [--peer-versions TEXT] [--profile] "
             + "[--parts codec,store,rewrites,shiro,http,hot,propagation,scale,heap,sizing,server,failover] "
-            + "[--pin-backend-cpus LIST]";
+            + "[--pin-backend-cpus LIST] [--candidates tomcat-hbase,tomcat-hbase-sticky,...]";
 
     public static SuiteOptions parse(String... args) {
         Sizes sizes = null;
@@ -35,6 +38,7 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
         boolean profile = false;
         Set<String> parts = new LinkedHashSet<>(ALL_PARTS);
         String pinBackendCpus = null;
+        Set<String> candidates = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> sizes = Sizes.QUICK;
@@ -48,6 +52,7 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
                 case "--profile" -> profile = true;
                 case "--parts" -> parts = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
                 case "--pin-backend-cpus" -> pinBackendCpus = value(args, ++i);
+                case "--candidates" -> candidates = new LinkedHashSet<>(List.of(value(args, ++i).split(",")));
                 default -> throw new IllegalArgumentException("Unknown option " + args[i] + "\n" + USAGE);
             }
         }
@@ -68,7 +73,8 @@ public record SuiteOptions(Sizes sizes, Path output, Optional<String> redis, Opt
             }
         }
         return new SuiteOptions(sizes, output, Optional.ofNullable(redis), Optional.ofNullable(jdbcUrl), loadGenerator,
-                Optional.ofNullable(peerVersions), profile, parts, Optional.ofNullable(pinBackendCpus));
+                Optional.ofNullable(peerVersions), profile, parts, Optional.ofNullable(pinBackendCpus),
+                Optional.ofNullable(candidates));
     }
 
     private static String value(String[] args, int index) {
