@@ -1,5 +1,7 @@
 package io.hbasesessions.store;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.hbasesessions.store.codec.ClassRules;
 import io.hbasesessions.store.codec.CodecException;
 import io.hbasesessions.store.codec.ReadLimits;
@@ -7,6 +9,7 @@ import io.hbasesessions.store.codec.SessionCodec;
 import java.lang.System.Logger.Level;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -27,6 +30,13 @@ final class AttributePolicy {
     private final Map<SerializerKind, SessionCodec> codecs = new EnumMap<>(SerializerKind.class);
     /** Classes of values the attribute class filter kept from being stored, each warned about once. */
     private final Set<String> classesKeptOnTheNode = ConcurrentHashMap.newKeySet();
+    /**
+     * With {@code stickySessions}, the attribute encodings this store wrote that are still in use (held by weak
+     * reference, compared by identity): a node's copies hold them, and a value read from one need not be encoded
+     * again to know what it was (a third of a sticky request's serialization). Without copies, every read has new
+     * bytes from HBase, and nothing is kept.
+     */
+    private final Optional<Cache<byte[], Boolean>> encodedHere;
 
     AttributePolicy(StoreSettings settings, Webapp webapp, LiveCounters counters) {
         this.settings = settings;
@@ -34,6 +44,9 @@ final class AttributePolicy {
         this.counters = counters;
         this.classRules = ClassRules.of(settings, webapp.classLoader());
         this.limits = new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES));
+        this.encodedHere = settings.get(Setting.STICKY_SESSIONS)
+                ? Optional.of(Caffeine.newBuilder().weakKeys().executor(Runnable::run).build())
+                : Optional.empty();
         for (SerializerKind kind : SerializerKind.values()) {
             codecs.put(kind, SessionCodec.of(kind, classRules, limits));
         }
@@ -78,6 +91,16 @@ final class AttributePolicy {
                 LOG.log(Level.WARNING, "Session {0}: attribute ''{1}'' {2} and is left out (its stored bytes are kept): "
                         + "{3}", keyHex, name, failure.refused() ? "was refused" : "cannot be read",
                         failure.getMessage().replaceAll("\\p{Cntrl}", "?"));
+            }
+
+            @Override
+            public boolean encodedHere(byte[] stored) {
+                return encodedHere.map(encodings -> encodings.getIfPresent(stored) != null).orElse(false);
+            }
+
+            @Override
+            public void writing(byte[] encoding) {
+                encodedHere.ifPresent(encodings -> encodings.put(encoding, Boolean.TRUE));
             }
         }, webapp.container()::hides, this::stores);
     }

@@ -53,6 +53,18 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
 
         /** One attribute could not be decoded; called once per attribute. */
         void undecodable(String name, CodecException failure);
+
+        /**
+         * Whether {@code stored} is an encoding this map's {@link #changes} made in this JVM (see {@link #writing}): then
+         * it is the encoding a value decoded from it has here, and need not be computed again to compare with.
+         */
+        default boolean encodedHere(byte[] stored) {
+            return false;
+        }
+
+        /** {@code encoding}, made in this JVM, is about to be written. */
+        default void writing(byte[] encoding) {
+        }
     }
 
     private static final PerClass<Boolean> IMMUTABLE_RECORDS = new PerClass<>(SessionAttributes::hasImmutableComponents);
@@ -118,7 +130,10 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
         byte[] stored = base.get(name);
         try {
             Object value = decoding.codec().decode(stored);
-            Decoded result = new Decoded(value, isImmutable(value) ? stored : encodingOf(value, stored));
+            // The stored bytes are compared with as they are when this JVM wrote them (a sticky copy of its own write):
+            // encoding the value again would cost as much as decoding it.
+            boolean comparable = isImmutable(value) || decoding.encodedHere(stored);
+            Decoded result = new Decoded(value, comparable ? stored : encodingOf(value, stored));
             decoded.put(name, result);
             whenDecoded.accept(value);
             return result;
@@ -353,6 +368,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
                 }
             }
         });
+        written.values().forEach(decoding::writing);
         return new AttributeChanges(written, removedNames);
     }
 

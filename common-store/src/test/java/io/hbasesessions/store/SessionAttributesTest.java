@@ -216,6 +216,79 @@ class SessionAttributesTest {
         assertTrue(failure.getMessage().contains("abc123"));
     }
 
+    /**
+     * Issue #31: a node serving sticky copies reads bytes it wrote itself; the value decoded from them is compared with
+     * those bytes at save, not encoded a second time when read. Bytes from elsewhere still are (previous test).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aValueReadFromBytesThisJvmWroteIsEncodedOnlyAtSave() {
+        Set<byte[]> writtenHere = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        AtomicInteger encodes = new AtomicInteger();
+        SessionCodec counting = new SessionCodec() {
+            @Override
+            public SerializerKind kind() {
+                return codec.kind();
+            }
+
+            @Override
+            public byte[] encode(Object value) {
+                encodes.incrementAndGet();
+                return codec.encode(value);
+            }
+
+            @Override
+            public Object decode(byte[] bytes) {
+                return codec.decode(bytes);
+            }
+
+            @Override
+            public java.util.Optional<String> className(byte[] bytes) {
+                return codec.className(bytes);
+            }
+        };
+        SessionAttributes.Decoding decoding = new SessionAttributes.Decoding() {
+            @Override
+            public SessionCodec codec() {
+                return counting;
+            }
+
+            @Override
+            public void undecodable(String name, CodecException failure) {
+                undecodable.add(name);
+            }
+
+            @Override
+            public boolean encodedHere(byte[] stored) {
+                return writtenHere.contains(stored);
+            }
+
+            @Override
+            public void writing(byte[] encoding) {
+                writtenHere.add(encoding);
+            }
+        };
+        SessionAttributes creating = new SessionAttributes(new LinkedHashMap<>(), decoding, name -> false, (n, v) -> true);
+        creating.put("cart", new ArrayList<>(List.of("book")));
+        Map<String, byte[]> stored = creating.changes("k").written();
+
+        SessionAttributes fromOwnBytes = new SessionAttributes(stored, decoding, name -> false, (n, v) -> true);
+        encodes.set(0);
+        assertEquals(List.of("book"), fromOwnBytes.get("cart"));
+        assertEquals(0, encodes.get(), "bytes this JVM wrote are compared with as they are");
+        assertTrue(fromOwnBytes.changes("k").isEmpty());
+        assertEquals(1, encodes.get(), "the save encodes the value it read, to see whether it changed in place");
+        ((List<String>) fromOwnBytes.get("cart")).add("pen");
+        assertEquals(Set.of("cart"), fromOwnBytes.changes("k").written().keySet());
+
+        Map<String, byte[]> fromHBase = new LinkedHashMap<>();
+        stored.forEach((name, bytes) -> fromHBase.put(name, bytes.clone()));
+        SessionAttributes fromOtherBytes = new SessionAttributes(fromHBase, decoding, name -> false, (n, v) -> true);
+        encodes.set(0);
+        fromOtherBytes.get("cart");
+        assertEquals(1, encodes.get(), "equal bytes that were not written here are encoded again when read");
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void afterASaveChangesAreCountedFromWhatWasWritten() {

@@ -191,6 +191,45 @@ class StickySessionsTest {
         assertEquals("book", cartOf(nodeB.load(newId, "b")));
     }
 
+    /**
+     * A node reading a session from its copy compares what the request read with the bytes it wrote itself, without
+     * encoding the values again (SessionAttributesTest counts that): a request that only reads writes nothing, and a
+     * value changed in place is written and read back by the other node.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void readsFromTheHomesCopyWriteNothingAndAChangeInPlaceIsStillSaved() {
+        StoredSession created = nodeA.newSession(SessionRecord.created(TestStores.newId(), Instant.now(), IDLE), false);
+        Map<String, Integer> quantities = new java.util.HashMap<>();
+        for (int i = 0; i < 40; i++) {
+            quantities.put("item-" + i, i);
+        }
+        created.attributes().put("quantities", quantities);
+        created.attributes().put("history", new java.util.ArrayList<>(List.of("home")));
+        nodeA.save(created, created.record());
+        String id = created.record().id();
+        long writes = count(nodeA, StoreCounter.FULL_WRITES);
+        long hits = count(nodeA, StoreCounter.STICKY_HITS);
+        for (int i = 0; i < 20; i++) {
+            StoredSession request = nodeA.load(id, "a").orElseThrow();
+            assertEquals(40, ((Map<String, Integer>) request.attributes().get("quantities")).size());
+            assertEquals(List.of("home"), request.attributes().get("history"));
+            nodeA.save(request, request.record());
+        }
+        assertTrue(count(nodeA, StoreCounter.STICKY_HITS) - hits >= 18, "read from the copy");
+        assertEquals(writes, count(nodeA, StoreCounter.FULL_WRITES), "requests that only read wrote nothing");
+
+        StoredSession changing = nodeA.load(id, "a").orElseThrow();
+        ((List<String>) changing.attributes().get("history")).add("cart");
+        assertTrue(nodeA.save(changing, changing.record()).wroteSomething(), "a change in place is written");
+        assertEquals(List.of("home", "cart"), nodeB.load(id).orElseThrow().attributes().get("history"));
+        StoredSession next = nodeA.load(id, "a").orElseThrow();
+        assertEquals(List.of("home", "cart"), next.attributes().get("history"));
+        ((List<String>) next.attributes().get("history")).add("pay");
+        assertTrue(nodeA.save(next, next.record()).wroteSomething(), "and so is the next one, on the copy just written");
+        assertEquals(List.of("home", "cart", "pay"), nodeB.load(id).orElseThrow().attributes().get("history"));
+    }
+
     @Test
     void theHomesOwnWritesAnnounceNothingAndKeepItsCopyCurrent() {
         StoredSession session = createOn(nodeA, "fay");
