@@ -34,6 +34,25 @@ class SessionAttributesTest {
     private final List<String> undecodable = new ArrayList<>();
     private final AtomicInteger decodes = new AtomicInteger();
 
+    /** Decodes with {@code codec}; what cannot be decoded is listed in {@link #undecodable}. */
+    private class ListedDecoding implements SessionAttributes.Decoding {
+        private final SessionCodec codec;
+
+        ListedDecoding(SessionCodec codec) {
+            this.codec = codec;
+        }
+
+        @Override
+        public SessionCodec codec() {
+            return codec;
+        }
+
+        @Override
+        public void undecodable(String name, CodecException failure) {
+            undecodable.add(name);
+        }
+    }
+
     private SessionAttributes attributesOf(Map<String, ?> stored) {
         Map<String, byte[]> bytes = new LinkedHashMap<>();
         stored.forEach((name, value) -> bytes.put(name, codec.encode(value)));
@@ -41,17 +60,8 @@ class SessionAttributesTest {
     }
 
     private SessionAttributes attributesOfBytes(Map<String, byte[]> bytes) {
-        SessionAttributes attributes = new SessionAttributes(bytes, new SessionAttributes.Decoding() {
-            @Override
-            public SessionCodec codec() {
-                return codec;
-            }
-
-            @Override
-            public void undecodable(String name, CodecException failure) {
-                undecodable.add(name);
-            }
-        }, name -> name.startsWith("org.eclipse.jetty."), (name, value) -> !name.endsWith("node.local"));
+        SessionAttributes attributes = new SessionAttributes(bytes, new ListedDecoding(codec),
+                name -> name.startsWith("org.eclipse.jetty."), (name, value) -> !name.endsWith("node.local"));
         attributes.whenDecoded(value -> decodes.incrementAndGet());
         return attributes;
     }
@@ -247,17 +257,7 @@ class SessionAttributesTest {
                 return codec.className(bytes);
             }
         };
-        SessionAttributes.Decoding decoding = new SessionAttributes.Decoding() {
-            @Override
-            public SessionCodec codec() {
-                return counting;
-            }
-
-            @Override
-            public void undecodable(String name, CodecException failure) {
-                undecodable.add(name);
-            }
-
+        SessionAttributes.Decoding decoding = new ListedDecoding(counting) {
             @Override
             public boolean encodedHere(byte[] stored) {
                 return writtenHere.contains(stored);
