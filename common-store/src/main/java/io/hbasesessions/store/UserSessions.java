@@ -32,6 +32,18 @@ final class UserSessions {
                 .toList();
     }
 
+    /**
+     * The ids of the live sessions of {@code user} in {@code keyScope} whose entries keep their id
+     * ({@link IndexEntries}) and whose session system is this store's, newest first.
+     */
+    List<String> idsOf(String user, String keyScope, Deadline deadline) {
+        Instant now = with.clock().instant();
+        return sessionsOf(user, deadline).stream()
+                .filter(owned -> !with.expiry().isOverAt(owned.row().state(), now))
+                .flatMap(owned -> with.entries().idOf(owned.entry(), owned.row().state(), keyScope).stream())
+                .toList();
+    }
+
     /** Ends every session of {@code user} and removes their entries; returns how many of them were live. */
     int revoke(String user, Deadline deadline) {
         List<OwnedSession> owned = sessionsOf(user, deadline);
