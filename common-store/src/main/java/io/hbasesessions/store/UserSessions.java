@@ -90,7 +90,9 @@ final class UserSessions {
     }
 
     private List<OwnedSession> sessionsOf(String user, Deadline deadline) {
-        return owned(user == null || user.isEmpty() ? List.of() : with.index().entries(user, deadline), deadline);
+        // A name the index cannot hold (IndexedUsers.checked) has no entries; HBase would refuse its row key.
+        boolean indexable = user != null && !user.isEmpty() && user.length() <= IndexedUsers.MAX_USER_CHARS;
+        return owned(indexable ? with.index().entries(user, deadline) : List.of(), deadline);
     }
 
     /** The entries whose session row still exists and still belongs to the entry's user, with the row. */

@@ -84,6 +84,10 @@ class UserIndexIdsTest {
         assertEquals(List.of(), tomcat.findIdsByUser(user), "a container's store finds no ids");
         assertEquals(List.of(), spring.findIdsByUser(newUser()));
         assertEquals(List.of(), spring.findIdsByUser(null));
+        String overlong = "x".repeat(40_000);
+        assertEquals(List.of(), spring.findIdsByUser(overlong), "a name longer than any indexed one finds nothing");
+        assertEquals(List.of(), spring.findByUser(overlong));
+        assertEquals(0, spring.revokeAll(overlong));
     }
 
     @Test
