@@ -1,7 +1,6 @@
 package io.hbasesessions.spring.session;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
@@ -9,6 +8,7 @@ import io.hbasesessions.store.FailMode;
 import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoreUnavailableException;
+import io.hbasesessions.store.UnavailableCalls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -25,8 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 class HBaseDownRepositoryTest {
 
     private static final long TIMEOUT_MILLIS = 1_500;
-    /** A behaviour bound, not a benchmark: generous for a loaded 2-core machine. */
-    private static final long MARGIN_MILLIS = 3_000;
 
     @Test
     void everyCallFailsWithinTheOperationTimeout(@TempDir Path data) throws Exception {
@@ -51,16 +49,10 @@ class HBaseDownRepositoryTest {
             calls.put("deleteById", () -> failing.deleteById(session.getId()));
             calls.put("findByPrincipalName", () -> failing.findByPrincipalName("alice"));
             calls.put("save of a new session", () -> failing.save(failing.createSession()));
-            calls.forEach((name, call) -> {
-                long startNanos = System.nanoTime();
-                StoreUnavailableException e = assertThrows(StoreUnavailableException.class, call, name);
-                long millis = Duration.ofNanos(System.nanoTime() - startNanos).toMillis();
-                assertTrue(e.getMessage().startsWith("HBase"), name + ": " + e.getMessage());
-                assertTrue(millis <= TIMEOUT_MILLIS + MARGIN_MILLIS, name + " took " + millis + " ms");
-            });
+            UnavailableCalls.assertEachFailsWithin(TIMEOUT_MILLIS, calls);
             long startNanos = System.nanoTime();
             assertNull(goingOn.findById(session.getId()), "failMode=new_session finds nothing");
-            assertTrue(Duration.ofNanos(System.nanoTime() - startNanos).toMillis() <= TIMEOUT_MILLIS + MARGIN_MILLIS);
+            assertTrue(Duration.ofNanos(System.nanoTime() - startNanos).toMillis() <= TIMEOUT_MILLIS + UnavailableCalls.MARGIN_MILLIS);
         } finally {
             own.stop();
         }
