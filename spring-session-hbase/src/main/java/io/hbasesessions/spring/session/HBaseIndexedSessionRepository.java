@@ -3,6 +3,7 @@ package io.hbasesessions.spring.session;
 import io.hbasesessions.store.SaveResult;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
+import io.hbasesessions.store.SessionStoreException;
 import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreSettings;
@@ -13,9 +14,13 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.FlushMode;
@@ -23,7 +28,10 @@ import org.springframework.session.MapSession;
 import org.springframework.session.SaveMode;
 import org.springframework.session.SessionIdGenerator;
 import org.springframework.session.UuidSessionIdGenerator;
+import org.springframework.session.events.AbstractSessionEvent;
+import org.springframework.session.events.SessionCreatedEvent;
 import org.springframework.session.events.SessionDeletedEvent;
+import org.springframework.session.events.SessionExpiredEvent;
 
 /**
  * Spring Session's indexed {@code SessionRepository} on the shared HBase store: a session is the same row, format and
@@ -46,6 +54,10 @@ import org.springframework.session.events.SessionDeletedEvent;
  * stores keep each id in its index entry, sealed as the expiry index's are (encrypted whenever there is a
  * {@code stateKeyFile}); other indexes find nothing.
  *
+ * <p><b>Events.</b> {@code SessionCreatedEvent} when a new session is first stored, {@code SessionDeletedEvent} when
+ * {@link #deleteById} deletes one, and with {@code expiryEvents} {@code SessionExpiredEvent} once across the fleet for
+ * each session that idled out ({@link #sweepExpired()}). A session revoked by "log out everywhere" publishes nothing.
+ *
  * <p><b>Save modes.</b> The store writes an attribute when this request set it, or read it and its encoding changed
  * (an object changed in place), and never one it only read: Spring's {@link SaveMode#ON_SET_ATTRIBUTE} (the default)
  * and {@link SaveMode#ON_GET_ATTRIBUTE} both mean that here. {@link SaveMode#ALWAYS} is refused: writing every
@@ -67,6 +79,9 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
     private volatile FlushMode flushMode = FlushMode.ON_SAVE;
     private volatile SessionIdGenerator idGenerator = UuidSessionIdGenerator.getInstance();
     private volatile ApplicationEventPublisher eventPublisher;
+    private final boolean expiryEvents;
+    private final long sweepPeriodSeconds;
+    private ScheduledExecutorService sweeper;
 
     /**
      * Opens the store of {@code settings}' key scope. {@code principalAttribute} unset, or Spring Security's
@@ -89,6 +104,8 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
         this.store = SessionStores.open(indexed, new Webapp(applicationClassLoader, system.container()), clock);
         this.continuesWithoutSession = indexed.get(Setting.FAIL_MODE).continuesWithoutSession();
         this.clock = clock;
+        this.expiryEvents = indexed.get(Setting.EXPIRY_EVENTS);
+        this.sweepPeriodSeconds = indexed.expirySweepPeriodSeconds();
     }
 
     private static StoreSettings withPrincipalAttributes(StoreSettings settings) {
@@ -127,9 +144,21 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
         this.idGenerator = Objects.requireNonNull(generator, "generator");
     }
 
-    /** Where {@link SessionDeletedEvent}s go; none are published without one. */
-    public void setApplicationEventPublisher(ApplicationEventPublisher publisher) {
+    /**
+     * Where {@link SessionCreatedEvent}s, {@link SessionDeletedEvent}s and (with {@code expiryEvents})
+     * {@link SessionExpiredEvent}s go; none are published without one. With {@code expiryEvents}, setting one starts
+     * this node's part of the expiry sweep ({@link #sweepExpired()}).
+     */
+    public synchronized void setApplicationEventPublisher(ApplicationEventPublisher publisher) {
         this.eventPublisher = publisher;
+        if (publisher != null && expiryEvents && sweeper == null) {
+            sweeper = Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "hbase-sessions-spring-expiry-sweep");
+                thread.setDaemon(true);
+                return thread;
+            });
+            sweeper.scheduleWithFixedDelay(this::sweepExpired, sweepPeriodSeconds, sweepPeriodSeconds, TimeUnit.SECONDS);
+        }
     }
 
     /** A new session, stored at its first save (at once with {@code FlushMode.IMMEDIATE}). */
@@ -153,6 +182,7 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
     @Override
     public void save(HBaseSession session) {
         StoredSession stored = session.stored();
+        boolean creating = !stored.isStored();
         SaveResult result;
         if (session.pendingId() != null && stored.isStored()) {
             result = store.changeId(stored, session.current(), session.pendingId());
@@ -165,6 +195,9 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
             LOG.log(Level.DEBUG, "A session deleted meanwhile was not stored again");
         }
         session.saved();
+        if (creating && stored.isStored()) {
+            publish(new SessionCreatedEvent(this, session));
+        }
     }
 
     /**
@@ -182,10 +215,41 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
     public void deleteById(String id) {
         Optional<StoredSession> stored = load(id);
         if (stored.isPresent() && store.delete(stored.get())) {
-            ApplicationEventPublisher publisher = eventPublisher;
-            if (publisher != null) {
-                publisher.publishEvent(new SessionDeletedEvent(this, new HBaseSession(stored.get(), this, clock)));
+            publish(new SessionDeletedEvent(this, new HBaseSession(stored.get(), this, clock)));
+        }
+    }
+
+    /**
+     * With {@code expiryEvents}: ends the sessions of the store's due expiry buckets that no other node sweeps and
+     * publishes a {@link SessionExpiredEvent} for each, with its attributes: once across the fleet for every session
+     * that idled out (or outlived {@code maxLifetimeSeconds}), never for one kept alive on another node. Runs by
+     * itself every {@code expiryEventDelaySeconds / 2} once an event publisher is set (a node without one does not
+     * sweep, or its events would be lost); returns how many ended. Without {@code expiryEvents}, and while HBase is
+     * unavailable (logged; a later sweep takes the due buckets), 0.
+     */
+    public int sweepExpired() {
+        List<StoredSession> ended;
+        try {
+            ended = store.sweepExpired();
+        } catch (SessionStoreException e) {
+            LOG.log(Level.WARNING, "The expiry sweep failed; its buckets are swept later: {0}", e.getMessage());
+            return 0;
+        }
+        for (StoredSession stored : ended) {
+            try {
+                publish(new SessionExpiredEvent(this, new HBaseSession(stored, this, clock)));
+            } catch (RuntimeException e) {
+                // The session is ended already: one failing listener must not cost the others their events.
+                LOG.log(Level.WARNING, "A SessionExpiredEvent listener failed", e);
             }
+        }
+        return ended.size();
+    }
+
+    private void publish(AbstractSessionEvent event) {
+        ApplicationEventPublisher publisher = eventPublisher;
+        if (publisher != null) {
+            publisher.publishEvent(event);
         }
     }
 
@@ -218,8 +282,15 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
         return store;
     }
 
+    /** Stops this node's expiry sweep and closes the store. */
     @Override
     public void close() {
+        synchronized (this) {
+            if (sweeper != null) {
+                sweeper.shutdownNow();
+                sweeper = null;
+            }
+        }
         store.close();
     }
 
