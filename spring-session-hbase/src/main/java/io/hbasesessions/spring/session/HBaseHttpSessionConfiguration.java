@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,20 +18,22 @@ import org.springframework.core.annotation.AnnotationAttributes;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.session.FlushMode;
+import org.springframework.session.MapSession;
 import org.springframework.session.SaveMode;
 import org.springframework.session.SessionIdGenerator;
 import org.springframework.session.config.annotation.web.http.SpringHttpSessionConfiguration;
 
 /**
- * What {@link EnableHBaseHttpSession} imports: Spring Session's servlet configuration (the filter, the cookie or
- * header id resolver, the session listeners) over an {@link HBaseIndexedSessionRepository}.
+ * What {@link EnableHBaseHttpSession} and {@link HBaseSessionAutoConfiguration} import: Spring Session's servlet
+ * configuration (the filter, the cookie or header id resolver, the session listeners) over an
+ * {@link HBaseIndexedSessionRepository}.
  */
 @Configuration(proxyBeanMethods = false)
 public class HBaseHttpSessionConfiguration extends SpringHttpSessionConfiguration implements ImportAware,
         BeanClassLoaderAware {
 
-    private Duration maxInactiveInterval = Duration.ofSeconds(org.springframework.session.MapSession
-            .DEFAULT_MAX_INACTIVE_INTERVAL_SECONDS);
+    /** From {@link EnableHBaseHttpSession}; empty when Boot's auto-configuration imported this class. */
+    private Optional<Duration> maxInactiveInterval = Optional.empty();
     private FlushMode flushMode = FlushMode.ON_SAVE;
     private SaveMode saveMode = SaveMode.ON_SET_ATTRIBUTE;
     private SessionSystem sessionSystem = SessionSystem.SPRING_SESSION;
@@ -42,7 +45,7 @@ public class HBaseHttpSessionConfiguration extends SpringHttpSessionConfiguratio
             ApplicationEventPublisher eventPublisher, ObjectProvider<SessionIdGenerator> idGenerator) {
         HBaseIndexedSessionRepository repository = new HBaseIndexedSessionRepository(settings(environment),
                 classLoader, sessionSystem);
-        repository.setDefaultMaxInactiveInterval(maxInactiveInterval);
+        repository.setDefaultMaxInactiveInterval(maxInactiveInterval.orElseGet(() -> bootTimeout(environment)));
         repository.setFlushMode(flushMode);
         repository.setSaveMode(saveMode);
         repository.setApplicationEventPublisher(eventPublisher);
@@ -60,6 +63,14 @@ public class HBaseHttpSessionConfiguration extends SpringHttpSessionConfiguratio
         return builder.defaultKeyScope(KeyScopes.defaultFor(Optional.empty(), contextPath.orElse(""))).build();
     }
 
+    /** Boot's session timeout: {@code spring.session.timeout}, else {@code server.servlet.session.timeout}, else 30 minutes. */
+    static Duration bootTimeout(Environment environment) {
+        Binder binder = Binder.get(environment);
+        return binder.bind("spring.session.timeout", Duration.class)
+                .orElseGet(() -> binder.bind("server.servlet.session.timeout", Duration.class)
+                        .orElse(MapSession.DEFAULT_MAX_INACTIVE_INTERVAL));
+    }
+
     @Override
     public void setServletContext(ServletContext servletContext) {
         super.setServletContext(servletContext);
@@ -73,7 +84,7 @@ public class HBaseHttpSessionConfiguration extends SpringHttpSessionConfiguratio
             return;
         }
         AnnotationAttributes enable = AnnotationAttributes.fromMap(attributes);
-        maxInactiveInterval = Duration.ofSeconds(enable.<Integer>getNumber("maxInactiveIntervalInSeconds"));
+        maxInactiveInterval = Optional.of(Duration.ofSeconds(enable.<Integer>getNumber("maxInactiveIntervalInSeconds")));
         flushMode = enable.getEnum("flushMode");
         saveMode = enable.getEnum("saveMode");
         sessionSystem = enable.getEnum("sessionSystem");
