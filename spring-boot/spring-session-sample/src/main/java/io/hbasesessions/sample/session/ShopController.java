@@ -9,6 +9,7 @@ import java.security.Principal;
 import java.util.TreeMap;
 import org.springframework.http.MediaType;
 import org.springframework.security.web.csrf.CsrfToken;
+import org.springframework.session.Session;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -28,7 +29,8 @@ public class ShopController {
 
     @GetMapping(value = "/", produces = MediaType.TEXT_PLAIN_VALUE)
     public String home(HttpServletRequest request, Principal user) {
-        return "server=" + request.getServletContext().getServerInfo() + "\nuser=" + (user == null ? "" : user.getName())
+        return "server=" + request.getServletContext().getServerInfo() + "\nspringSession="
+                + Session.class.getPackage().getImplementationVersion() + "\nuser=" + (user == null ? "" : user.getName())
                 + "\n";
     }
 

@@ -17,39 +17,39 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The sample application as a child JVM on Undertow, on a free port, its output in a log file; it ends when this JVM
- * dies ({@link ParentWatchdog}).
+ * The sample application as a child JVM on its Boot line's server (Undertow on Boot 3.5, Tomcat on Boot 4.0), on a
+ * free port, its output in a log file; it ends when this JVM dies ({@link ParentWatchdog}).
  */
-final class UndertowNode {
+final class SampleNode {
 
-    private static final Pattern STARTED = Pattern.compile("Undertow started on port\\D*(\\d+)");
+    private static final Pattern STARTED = Pattern.compile("(?:Undertow|Tomcat) started on port\\D*(\\d+)");
 
     private final Path log;
     private final Process process;
     private int port;
 
-    private UndertowNode(Path log, Process process) {
+    private SampleNode(Path log, Process process) {
         this.log = log;
         this.process = process;
     }
 
-    static UndertowNode start(Path log, Map<String, String> properties) throws IOException {
+    static SampleNode start(Path log, Map<String, String> properties) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "-cp", classpath(),
                 ParentWatchdog.class.getName(), SessionSampleApplication.class.getName(), "--server.port=0"));
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
         Files.createDirectories(log.getParent());
-        return new UndertowNode(log, new ProcessBuilder(command).redirectErrorStream(true)
+        return new SampleNode(log, new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start());
     }
 
-    UndertowNode awaitStarted(Duration timeout) throws IOException, InterruptedException {
+    SampleNode awaitStarted(Duration timeout) throws IOException, InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         Matcher started = STARTED.matcher("");
         while (!started.reset(Files.readString(log, StandardCharsets.UTF_8)).find()) {
             if (!process.isAlive() || Instant.now().isAfter(deadline)) {
-                throw new AssertionError("The application did not start on Undertow; see " + log);
+                throw new AssertionError("The application did not start; see " + log);
             }
             Thread.sleep(100);
         }
@@ -76,6 +76,6 @@ final class UndertowNode {
 
     @Override
     public String toString() {
-        return "Undertow on port " + port;
+        return "the node on port " + port;
     }
 }

@@ -19,23 +19,25 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringBootVersion;
 
 /**
- * Issue #32: the sample on two Undertow JVMs sharing one HBase through Spring Session, over HTTP as a browser sees
+ * Issue #32: the sample on two JVMs sharing one HBase through Spring Session (on Undertow with Boot 3.5, on Tomcat with
+ * Boot 4.0, where the same spring-session-hbase jar runs on Spring Session 4), over HTTP as a browser sees
  * them (one cookie for both nodes, no affinity): a login on one node is a login on the other and the cart follows;
  * {@code maximumSessions(1)} holds across the nodes (a login on one finds and ends the user's session made on the other);
  * logout on one node is logout on both; forged cookies open nothing.
  */
 @ExtendWith(HBaseExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SampleOnUndertowIT {
+class SpringSessionSampleIT {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Pattern CSRF_INPUT = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
-    private static final Path LOGS = Path.of("target", "undertow-nodes");
+    private static final Path LOGS = Path.of("target", "sample-nodes");
 
-    private UndertowNode one;
-    private UndertowNode two;
+    private SampleNode one;
+    private SampleNode two;
 
     @BeforeAll
     void startTwoNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
@@ -44,15 +46,15 @@ class SampleOnUndertowIT {
         properties.put("hbase.sessions.table", namespace.table("sessions"));
         properties.put("hbase.sessions.index-table", namespace.table("user_sessions"));
         properties.put("hbase.sessions.regions", "1");
-        one = UndertowNode.start(LOGS.resolve("one.log"), properties);
-        two = UndertowNode.start(LOGS.resolve("two.log"), properties);
+        one = SampleNode.start(LOGS.resolve("one.log"), properties);
+        two = SampleNode.start(LOGS.resolve("two.log"), properties);
         one.awaitStarted(START_TIMEOUT);
         two.awaitStarted(START_TIMEOUT);
     }
 
     @AfterAll
     void stopBoth() throws InterruptedException {
-        for (UndertowNode node : new UndertowNode[] {one, two}) {
+        for (SampleNode node : new SampleNode[] {one, two}) {
             if (node != null) {
                 node.stop();
             }
@@ -60,9 +62,12 @@ class SampleOnUndertowIT {
     }
 
     @Test
-    void bothNodesRunOnUndertow() {
-        for (UndertowNode node : new UndertowNode[] {one, two}) {
-            assertTrue(new Browser().get(node.url("/")).expect(200).value("server").startsWith("Undertow"), node.toString());
+    void bothNodesRunTheServerAndSpringSessionOfThisBootLine() {
+        boolean boot3 = SpringBootVersion.getVersion().startsWith("3.");
+        for (SampleNode node : new SampleNode[] {one, two}) {
+            Browser.Answer home = new Browser().get(node.url("/")).expect(200);
+            assertTrue(home.value("server").startsWith(boot3 ? "Undertow" : "Apache Tomcat/11"), node + ": " + home.body());
+            assertTrue(home.value("springSession").startsWith(boot3 ? "3.5." : "4.0."), node + ": " + home.body());
         }
     }
 
@@ -93,7 +98,7 @@ class SampleOnUndertowIT {
         logIn(second, two, two, "bob");
         Browser.Answer expired = first.get(one.url("/account")).expect(200);
         assertTrue(expired.body().contains("This session has been expired"), expired.body());
-        for (UndertowNode node : new UndertowNode[] {one, two}) {
+        for (SampleNode node : new SampleNode[] {one, two}) {
             assertLoggedOut(first, node);
             Browser.Answer account = second.get(node.url("/account")).expect(200);
             assertEquals("bob", account.value("user"));
@@ -122,7 +127,7 @@ class SampleOnUndertowIT {
         assertEquals("alice", alice.get(two.url("/account")).expect(200).value("user"));
     }
 
-    private static void logIn(Browser browser, UndertowNode formNode, UndertowNode postNode, String user) {
+    private static void logIn(Browser browser, SampleNode formNode, SampleNode postNode, String user) {
         Browser.Answer page = browser.get(formNode.url("/login")).expect(200);
         Matcher csrf = CSRF_INPUT.matcher(page.body());
         assertTrue(csrf.find(), page.body());
@@ -132,7 +137,7 @@ class SampleOnUndertowIT {
         assertFalse(String.valueOf(answer.location()).contains("error"), user + " was refused: " + answer.location());
     }
 
-    private static void assertLoggedOut(Browser browser, UndertowNode node) {
+    private static void assertLoggedOut(Browser browser, SampleNode node) {
         Browser.Answer account = browser.get(node.url("/account"));
         assertEquals(302, account.status(), node + ": " + account.body());
         assertTrue(String.valueOf(account.location()).endsWith("/login"), node + ": " + account.location());
