@@ -1,11 +1,13 @@
 package io.hbasesessions.spring.session;
 
+import io.hbasesessions.store.LockingMode;
 import io.hbasesessions.store.SaveResult;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.SessionStoreException;
 import io.hbasesessions.store.SessionStores;
 import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StoreConfigurationException;
 import io.hbasesessions.store.StoreSettings;
 import io.hbasesessions.store.StoreUnavailableException;
 import io.hbasesessions.store.StoredSession;
@@ -88,8 +90,8 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
      * context alone (the starter's default), becomes the principal name attribute and then that context.
      *
      * @param applicationClassLoader the loader of the application's classes, which attribute values may be
-     * @throws io.hbasesessions.store.StoreConfigurationException for settings that are missing or wrong, saying how
-     *     to fix them
+     * @throws StoreConfigurationException for settings that are missing or wrong, saying how to fix them, and for
+     *     {@code lockingMode=pessimistic}, which Spring Session's lookups without a save would turn into waits
      * @throws StoreUnavailableException if HBase cannot be reached within the start-up timeout
      */
     public HBaseIndexedSessionRepository(StoreSettings settings, ClassLoader applicationClassLoader,
@@ -101,6 +103,13 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
     HBaseIndexedSessionRepository(StoreSettings settings, ClassLoader applicationClassLoader, SessionSystem system,
             Clock clock) {
         StoreSettings indexed = withPrincipalAttributes(settings);
+        if (indexed.get(Setting.LOCKING_MODE) == LockingMode.PESSIMISTIC) {
+            throw new StoreConfigurationException("lockingMode=pessimistic does not work with Spring Session: a lease is "
+                    + "taken by every lookup and given back by a save, and Spring Session and Spring Security look "
+                    + "sessions up without saving them (the session registry on every request, findByPrincipalName), "
+                    + "so requests would wait for leases nobody gives back. Use lockingMode=optimistic (the default): "
+                    + "concurrent requests' attribute changes are merged");
+        }
         this.store = SessionStores.open(indexed, new Webapp(applicationClassLoader, system.container()), clock);
         this.continuesWithoutSession = indexed.get(Setting.FAIL_MODE).continuesWithoutSession();
         this.clock = clock;
@@ -255,7 +264,7 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
 
     /**
      * The live sessions of a principal in this key scope by id, for {@link #PRINCIPAL_NAME_INDEX_NAME}; an empty map for
-     * any other index. The sessions are read, not held: in pessimistic locking mode their leases are given back.
+     * any other index.
      */
     @Override
     public Map<String, HBaseSession> findByIndexNameAndIndexValue(String indexName, String indexValue) {
@@ -264,10 +273,7 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
             return sessions;
         }
         for (String id : store.findIdsByUser(indexValue)) {
-            store.load(id).ifPresent(stored -> {
-                store.release(stored);
-                sessions.put(id, new HBaseSession(stored, this, clock));
-            });
+            store.load(id).ifPresent(stored -> sessions.put(id, new HBaseSession(stored, this, clock)));
         }
         return sessions;
     }

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hbasesessions.store.LockingMode;
+import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StoreConfigurationException;
 import org.junit.jupiter.api.Test;
 import org.springframework.session.FlushMode;
 import org.springframework.session.SaveMode;
@@ -27,6 +30,13 @@ class OnSaveRepositoryTest extends AbstractSessionRepositoryContractTest {
         HBaseSession found = nodeB.findById(session.getId());
         found.setAttribute("cart", "book");
         assertEquals("pen", nodeA.findById(session.getId()).getAttribute("cart"));
+    }
+
+    @Test
+    void pessimisticLockingIsRefusedWithTheReason() {
+        StoreConfigurationException refused = assertThrows(StoreConfigurationException.class,
+                () -> open(settings.toBuilder().set(Setting.LOCKING_MODE, LockingMode.PESSIMISTIC).build(), LOADER));
+        assertTrue(refused.getMessage().contains("lockingMode=optimistic"), refused.getMessage());
     }
 
     @Test
