@@ -1,6 +1,5 @@
 package io.hbasesessions.spring.session;
 
-import io.hbasesessions.store.LockingMode;
 import io.hbasesessions.store.SaveResult;
 import io.hbasesessions.store.SessionRecord;
 import io.hbasesessions.store.SessionStore;
@@ -103,7 +102,7 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
     HBaseIndexedSessionRepository(StoreSettings settings, ClassLoader applicationClassLoader, SessionSystem system,
             Clock clock) {
         StoreSettings indexed = withPrincipalAttributes(settings);
-        if (indexed.get(Setting.LOCKING_MODE) == LockingMode.PESSIMISTIC) {
+        if (indexed.get(Setting.LOCKING_MODE).leasesEveryLoad()) {
             throw new StoreConfigurationException("lockingMode=pessimistic does not work with Spring Session: a lease is "
                     + "taken by every lookup and given back by a save, and Spring Session and Spring Security look "
                     + "sessions up without saving them (the session registry on every request, findByPrincipalName), "
