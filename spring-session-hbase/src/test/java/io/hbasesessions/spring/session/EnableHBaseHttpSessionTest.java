@@ -7,7 +7,6 @@ import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.spring.boot.HBaseSessionsAutoConfiguration;
 import io.hbasesessions.spring.boot.SessionStoreProperties;
-import io.hbasesessions.store.Setting;
 import io.hbasesessions.store.StoreConfigurationException;
 import jakarta.servlet.Filter;
 import jakarta.servlet.http.Cookie;
@@ -44,15 +43,7 @@ class EnableHBaseHttpSessionTest {
 
     @BeforeEach
     void properties(EmbeddedHBase server, TestNamespace namespace) {
-        runner = new WebApplicationContextRunner().withPropertyValues(
-                property(Setting.ZOOKEEPER_QUORUM, server.zookeeperQuorum() + ":" + server.zookeeperPort()),
-                property(Setting.TABLE, namespace.table("sessions")),
-                property(Setting.INDEX_TABLE, namespace.table("user_sessions")),
-                property(Setting.REGIONS, "2"));
-    }
-
-    private static String property(Setting<?> setting, String value) {
-        return SessionStoreProperties.propertyName(setting) + "=" + value;
+        runner = new WebApplicationContextRunner().withPropertyValues(HBaseProperties.of(server, namespace));
     }
 
     @Test

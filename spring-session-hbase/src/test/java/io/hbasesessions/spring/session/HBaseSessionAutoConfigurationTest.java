@@ -7,7 +7,6 @@ import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.spring.boot.HBaseSessionsAutoConfiguration;
 import io.hbasesessions.spring.boot.SessionStoreProperties;
-import io.hbasesessions.store.Setting;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,15 +35,7 @@ class HBaseSessionAutoConfigurationTest {
         runner = new WebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(HBaseSessionAutoConfiguration.class,
                         HBaseSessionsAutoConfiguration.class, SessionAutoConfiguration.class))
-                .withPropertyValues(
-                        property(Setting.ZOOKEEPER_QUORUM, server.zookeeperQuorum() + ":" + server.zookeeperPort()),
-                        property(Setting.TABLE, namespace.table("sessions")),
-                        property(Setting.INDEX_TABLE, namespace.table("user_sessions")),
-                        property(Setting.REGIONS, "2"));
-    }
-
-    private static String property(Setting<?> setting, String value) {
-        return SessionStoreProperties.propertyName(setting) + "=" + value;
+                .withPropertyValues(HBaseProperties.of(server, namespace));
     }
 
     @Test
