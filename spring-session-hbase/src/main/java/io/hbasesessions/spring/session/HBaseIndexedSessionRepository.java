@@ -46,7 +46,12 @@ import org.springframework.session.events.SessionExpiredEvent;
  * as Shiro's are: a Tomcat or Jetty store installed server-wide in front of the same application never reads, ends
  * or overwrites them, even with the same key scope and cookie name. Applications that share a key scope with a
  * Tomcat or Jetty application on purpose choose {@link SessionSystem#SHARED_WITH_CONTAINERS}: the rows are then the
- * containers' sessions, which each reads and writes.
+ * containers' sessions, which each reads and writes. Why a choice and not a rule: the store tells applications apart
+ * by key scope and session mechanisms by session system. A server-wide container store in front of this application
+ * and a container application elsewhere that shares this key scope on purpose look the same to the store (same scope,
+ * servlet system); only the application knows which of the two it has, as Shiro's DAO does (its own system always).
+ *
+ * <p>One jar serves Spring Session 3.5 (Boot 3.5) and 4.0 (Boot 4.0): it uses only what both have unchanged.
  *
  * <p><b>Principal index.</b> {@link #findByPrincipalName} and {@link #findByIndexNameAndIndexValue} with
  * {@link #PRINCIPAL_NAME_INDEX_NAME} read the store's user index (the one "log out everywhere" uses). The indexed user
