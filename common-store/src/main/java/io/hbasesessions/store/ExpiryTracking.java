@@ -1,6 +1,5 @@
 package io.hbasesessions.store;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -12,12 +11,6 @@ import java.util.Optional;
  * request that writes nothing never writes an entry.
  */
 final class ExpiryTracking {
-
-    /**
-     * The version under which an id is sealed: state cells are sealed under 1 and above, so neither can
-     * stand for the other.
-     */
-    private static final long ID_SEAL_VERSION = 0;
 
     private final Optional<ExpiryIndex> index;
     private final ExpiryPolicy expiry;
@@ -57,7 +50,7 @@ final class ExpiryTracking {
         if (replaced != null && due.equals(dueOf(replaced))) {
             return;
         }
-        byte[] sealedId = seal.sealSecret(key, ID_SEAL_VERSION, sessionId.getBytes(StandardCharsets.UTF_8));
+        byte[] sealedId = seal.sealId(key, sessionId);
         index.get().add(due, new ExpiryIndex.Entry(key, sealedId), durability, deadline);
         counters.increment(StoreCounter.EXPIRY_ENTRIES);
     }
@@ -74,12 +67,6 @@ final class ExpiryTracking {
      * fails its seal, or whose id does not hash to its row, was not written by a store of this scope.
      */
     Optional<String> idOf(ExpiryIndex.Entry entry, String keyScope) {
-        String id;
-        try {
-            id = new String(seal.open(entry.session(), ID_SEAL_VERSION, entry.sealedId()), StandardCharsets.UTF_8);
-        } catch (ForgedStateException e) {
-            return Optional.empty();
-        }
-        return SessionKey.forLookup(keyScope, id).filter(entry.session()::equals).map(key -> id);
+        return seal.idOf(entry.session(), entry.sealedId(), keyScope);
     }
 }

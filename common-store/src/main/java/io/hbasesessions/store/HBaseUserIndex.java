@@ -18,7 +18,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The {@code user_sessions} table. Row key = 2 salt bytes (spread users over regions) + UTF-8 user +
- * '|' + reversed creation millis (newest first); one qualifier per session, its 32-byte row key. No
+ * '|' + reversed creation millis (newest first); one qualifier per session, its 32-byte row key, holding
+ * nothing or, for the stores that keep them ({@link IndexEntries}), the session's sealed id. No
  * cell TTL: an entry is written when its session gets its user, which is never before the session was
  * created, so the table's TTL ({@code maxLifetimeSeconds}) keeps it at least as long as the session
  * can live.
@@ -27,7 +28,6 @@ final class HBaseUserIndex implements UserIndex {
 
     private static final byte SEPARATOR = '|';
     private static final int SALT_BYTES = 2;
-    private static final byte[] NO_VALUE = new byte[0];
 
     private final AsyncTable<?> table;
     private final HBaseCalls calls;
@@ -42,7 +42,7 @@ final class HBaseUserIndex implements UserIndex {
 
     @Override
     public void add(Entry entry, Deadline deadline) {
-        Put put = new Put(rowKey(entry)).addColumn(HBaseSessionRows.FAMILY, entry.session().row(), NO_VALUE);
+        Put put = new Put(rowKey(entry)).addColumn(HBaseSessionRows.FAMILY, entry.session().row(), entry.sealedId());
         calls.await(table.put(HBaseSessionRows.durable(put, durability)), deadline, entry.session(),
                 "writing the user index entry");
     }
@@ -116,9 +116,9 @@ final class HBaseUserIndex implements UserIndex {
             return Stream.empty();
         }
         Instant creationTime = Instant.ofEpochMilli(Long.MAX_VALUE - Bytes.toLong(key, key.length - Bytes.SIZEOF_LONG));
-        return row.getFamilyMap(HBaseSessionRows.FAMILY).keySet().stream()
-                .flatMap(qualifier -> SessionKey.fromRow(qualifier).stream())
-                .map(session -> new Entry(user, creationTime, session));
+        return row.getFamilyMap(HBaseSessionRows.FAMILY).entrySet().stream()
+                .flatMap(cell -> SessionKey.fromRow(cell.getKey()).stream()
+                        .map(session -> new Entry(user, creationTime, session, cell.getValue())));
     }
 
     /** The user a row names; salts collide and a name may contain '|', so prefixes alone do not tell. */

@@ -2,6 +2,8 @@ package io.hbasesessions.store;
 
 import java.lang.reflect.Method;
 import java.security.Principal;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,19 +23,29 @@ final class IndexedUsers {
     private IndexedUsers() {
     }
 
-    /** The container's login, or the user an application keeps in {@code principalAttribute} (read only if it changed). */
+    /**
+     * The container's login, or the user an application keeps in {@code principalAttribute} (read only if it changed):
+     * with several names, comma-separated, the first attribute that names a user (Spring Session's explicit
+     * principal name before Spring Security's context).
+     */
     static Optional<String> of(StoredSession session, SessionRecord current, AttributeChanges changes, SessionKey key,
             Optional<String> attribute) {
         Optional<String> user;
-        if (attribute.isEmpty()) {
+        List<String> names = attribute.map(IndexedUsers::names).orElse(List.of());
+        if (names.isEmpty()) {
             user = current.login().map(SessionPrincipal::name);
-        } else if (changes.written().containsKey(attribute.get()) || changes.removed().contains(attribute.get())
-                || !session.isStored()) {
-            user = fromAttribute(session.attributes().get(attribute.get()));
+        } else if (!session.isStored() || names.stream().anyMatch(name -> changes.written().containsKey(name)
+                || changes.removed().contains(name))) {
+            user = names.stream().flatMap(name -> fromAttribute(session.attributes().get(name)).stream()).findFirst();
         } else {
             user = session.indexedUser();
         }
         return user.map(name -> checked(name, key.shortHex()));
+    }
+
+    /** The attribute names of a {@code principalAttribute} value, in order. */
+    static List<String> names(String principalAttribute) {
+        return Arrays.stream(principalAttribute.split(",")).map(String::strip).filter(name -> !name.isEmpty()).toList();
     }
 
     /** The user an attribute value names, if any. */

@@ -26,7 +26,8 @@ final class SaveOperation {
 
     /** What every save works with. */
     record Collaborators(SessionRows rows, UserIndex index, RowWrites writes, LiveCounters counters,
-            ExpiryPolicy expiry, Clock clock, LockingMode lockingMode, ExpiryTracking tracking, RowTurns turns) {
+            ExpiryPolicy expiry, Clock clock, LockingMode lockingMode, ExpiryTracking tracking, RowTurns turns,
+            IndexEntries entries) {
     }
 
     private final Collaborators with;
@@ -340,7 +341,7 @@ final class SaveOperation {
     }
 
     private UserIndex.Entry entry(String user) {
-        return new UserIndex.Entry(user, plan.current().creationTime(), key);
+        return with.entries().of(user, plan.current().creationTime(), key, plan.current().id());
     }
 
     private void giveBack(String token) {

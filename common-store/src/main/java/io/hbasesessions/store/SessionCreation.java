@@ -48,8 +48,8 @@ final class SessionCreation {
      */
     private SaveResult write(StoredSession session, SavePlan plan, SessionKey key) {
         Deadline deadline = settings.operationDeadline();
-        plan.newUser().ifPresent(user -> with.index().add(new UserIndex.Entry(user, plan.current().creationTime(), key),
-                deadline));
+        plan.newUser().ifPresent(user -> with.index().add(with.entries().of(user, plan.current().creationTime(), key,
+                plan.current().id()), deadline));
         RowWrite write = insert(key, plan, deadline).orElseGet(() -> overEndedSession(key, plan, deadline));
         with.writes().count(StoreCounter.CREATES, write);
         session.written(write.state().record(plan.current().id()), write, plan.changes());

@@ -292,7 +292,7 @@ final class SessionProtocol implements SessionStore {
         SavePlan plan = planFor(session, moved, newKey);
         Deadline deadline = settings.operationDeadline();
         UserIndex.Entry newEntry = plan.newUser().or(session::indexedUser)
-                .map(user -> new UserIndex.Entry(user, moved.creationTime(), newKey)).orElse(null);
+                .map(user -> with.entries().of(user, moved.creationTime(), newKey, newSessionId)).orElse(null);
         if (newEntry != null) {
             with.index().add(newEntry, deadline);
         }
@@ -331,6 +331,11 @@ final class SessionProtocol implements SessionStore {
     @Override
     public List<IndexedSession> findByUser(String user) {
         return users.find(user, settings.operationDeadline());
+    }
+
+    @Override
+    public List<String> findIdsByUser(String user) {
+        return users.idsOf(user, keyScope, settings.operationDeadline());
     }
 
     @Override

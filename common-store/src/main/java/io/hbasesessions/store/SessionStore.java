@@ -94,6 +94,14 @@ public interface SessionStore extends AutoCloseable {
     /** The live sessions of a user in every scope, newest first. Raw ids are never stored, so none are returned. */
     List<IndexedSession> findByUser(String user);
 
+    /**
+     * The ids of the live sessions of a user in this store's key scope, newest first, for callers that must name
+     * them by id (Spring Session's {@code findByPrincipalName}). Only stores of a session system that keeps ids
+     * in the user index ({@link Container#SPRING_SESSION}, sealed as the expiry index's are) find any: the
+     * containers' session ids are never stored, so their stores return an empty list.
+     */
+    List<String> findIdsByUser(String user);
+
     /** Deletes every session of a user in every scope ("log out everywhere"); returns how many were deleted. */
     int revokeAll(String user);
 

@@ -90,10 +90,12 @@ public final class Setting<T> {
                     + "`create` command to run. Existing tables are checked against the schema either way.",
             Setting::parseBoolean, Range.any());
     public static final Setting<String> PRINCIPAL_ATTRIBUTE = new Setting<>("principalAttribute", String.class, null,
-            "attribute name", "For applications that log users in themselves: the session attribute naming the user "
+            "attribute names", "For applications that log users in themselves: the session attribute naming the user "
                     + "to index for \"log out everywhere\" (a `String`, a `java.security.Principal`, or Spring "
                     + "Security's `SecurityContext`, e.g. `SPRING_SECURITY_CONTEXT`, or Apache Shiro's `PrincipalCollection`, "
-                    + "by its primary principal). Default: the container's login (the Shiro DAO: Shiro's principals).",
+                    + "by its primary principal); several names, comma-separated: the first that names a user. Default: the "
+                    + "container's login (the Shiro DAO: Shiro's principals; Spring Session: its principal name "
+                    + "attribute, then `SPRING_SECURITY_CONTEXT`).",
             Function.identity(), Range.any());
     public static final Setting<StateProtection> STATE_PROTECTION = enumSetting("stateProtection",
             StateProtection.class, StateProtection.NONE, "Authenticates every state cell with the keys of "

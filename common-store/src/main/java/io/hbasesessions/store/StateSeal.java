@@ -2,6 +2,7 @@ package io.hbasesessions.store;
 
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -38,6 +39,8 @@ final class StateSeal {
     private static final int HMAC_BYTES = 32;
     private static final int NONCE_BYTES = 12;
     private static final int GCM_TAG_BITS = 128;
+    /** The version ids are sealed under: state cells are sealed under 1 and above. */
+    private static final long ID_SEAL_VERSION = 0;
     private static final SecureRandom NONCES = new SecureRandom();
 
     /** Why a cell is not trusted; each is logged once per store, every one counted. */
@@ -97,6 +100,28 @@ final class StateSeal {
      */
     byte[] sealSecret(SessionKey key, long version, byte[] secret) {
         return keys.isPresent() ? encrypted(key, version, secret) : secret;
+    }
+
+    /**
+     * A session id as an index cell keeps it, bound to the session's row ({@link #sealSecret} under a version no
+     * state cell uses, so neither can stand for the other): the expiry index's and the user index's ids.
+     */
+    byte[] sealId(SessionKey key, String sessionId) {
+        return sealSecret(key, ID_SEAL_VERSION, sessionId.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The id an index cell of {@code key}'s row holds, if it is the id of that session in {@code keyScope}: a
+     * cell that fails its seal, or whose id does not hash to its row, was not written by a store of this scope.
+     */
+    Optional<String> idOf(SessionKey key, byte[] sealedId, String keyScope) {
+        String id;
+        try {
+            id = new String(open(key, ID_SEAL_VERSION, sealedId), StandardCharsets.UTF_8);
+        } catch (ForgedStateException e) {
+            return Optional.empty();
+        }
+        return SessionKey.forLookup(keyScope, id).filter(key::equals).map(found -> id);
     }
 
     /**

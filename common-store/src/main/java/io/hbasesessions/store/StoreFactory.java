@@ -36,7 +36,8 @@ final class StoreFactory {
         SaveOperation.Collaborators with = new SaveOperation.Collaborators(rows, index,
                 new RowWrites(expiry, seal, settings.get(Setting.MAX_SESSION_BYTES), counters,
                         webapp.container().sessionSystem()), counters, expiry, clock,
-                settings.get(Setting.LOCKING_MODE), tracking, new RowTurns());
+                settings.get(Setting.LOCKING_MODE), tracking, new RowTurns(),
+                new IndexEntries(seal, webapp.container()));
         AttributePolicy values = new AttributePolicy(settings, webapp, counters);
         LiveReads reads = new LiveReads(with, webapp.container(), leaseTimeout);
         Optional<ExpirySweeper> sweeper = expiryIndex.map(expiryRows -> new ExpirySweeper(new ExpirySweeper.Collaborators(

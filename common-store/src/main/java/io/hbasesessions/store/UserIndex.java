@@ -2,6 +2,7 @@ package io.hbasesessions.store;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -11,8 +12,35 @@ import java.util.Optional;
  */
 interface UserIndex {
 
-    /** One session of a user, as the index names it. */
-    record Entry(String user, Instant creationTime, SessionKey session) {
+    /**
+     * One session of a user, as the index names it.
+     *
+     * @param sealedId the session's id, sealed to its row, for stores whose callers need ids back
+     *     ({@link IndexEntries}); empty for the others. Not part of the entry's identity.
+     */
+    record Entry(String user, Instant creationTime, SessionKey session, byte[] sealedId) {
+
+        private static final byte[] NO_ID = new byte[0];
+
+        Entry(String user, Instant creationTime, SessionKey session) {
+            this(user, creationTime, session, NO_ID);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Entry entry && user.equals(entry.user) && creationTime.equals(entry.creationTime)
+                    && session.equals(entry.session);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(user, creationTime, session);
+        }
+
+        @Override
+        public String toString() {
+            return "Entry[" + creationTime + ", " + session + "]";
+        }
     }
 
     void add(Entry entry, Deadline deadline);

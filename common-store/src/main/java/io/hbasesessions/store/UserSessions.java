@@ -32,6 +32,18 @@ final class UserSessions {
                 .toList();
     }
 
+    /**
+     * The ids of the live sessions of {@code user} in {@code keyScope} whose entries keep their id
+     * ({@link IndexEntries}) and whose session system is this store's, newest first.
+     */
+    List<String> idsOf(String user, String keyScope, Deadline deadline) {
+        Instant now = with.clock().instant();
+        return sessionsOf(user, deadline).stream()
+                .filter(owned -> !with.expiry().isOverAt(owned.row().state(), now))
+                .flatMap(owned -> with.entries().idOf(owned.entry(), owned.row().state(), keyScope).stream())
+                .toList();
+    }
+
     /** Ends every session of {@code user} and removes their entries; returns how many of them were live. */
     int revoke(String user, Deadline deadline) {
         List<OwnedSession> owned = sessionsOf(user, deadline);
@@ -78,7 +90,9 @@ final class UserSessions {
     }
 
     private List<OwnedSession> sessionsOf(String user, Deadline deadline) {
-        return owned(user == null || user.isEmpty() ? List.of() : with.index().entries(user, deadline), deadline);
+        // A name the index cannot hold (IndexedUsers.checked) has no entries; HBase would refuse its row key.
+        boolean indexable = user != null && !user.isEmpty() && user.length() <= IndexedUsers.MAX_USER_CHARS;
+        return owned(indexable ? with.index().entries(user, deadline) : List.of(), deadline);
     }
 
     /** The entries whose session row still exists and still belongs to the entry's user, with the row. */

@@ -46,7 +46,7 @@ class ArchitectureTest {
     /** Where the adapters' own code is (their tests may use the store's test fixtures). */
     private static final List<String> ADAPTERS = List.of("tomcat-manager", "jetty-session-datastore", "shiro-session-dao",
             "micrometer-metrics", "spring-boot/spring-boot-support", "spring-boot/spring-boot3-autoconfigure",
-            "spring-boot/spring-boot4-autoconfigure", "spring-boot/spring-boot-sample");
+            "spring-boot/spring-boot4-autoconfigure", "spring-boot/spring-boot-sample", "spring-session-hbase");
     private static final Pattern STORE_IMPORT = Pattern.compile("^import (?:static )?io\\.hbasesessions\\.store\\.([\\w.]+);",
             Pattern.MULTILINE);
 
@@ -108,6 +108,7 @@ class ArchitectureTest {
         assertEquals(List.of(), filesImporting(ROOT.resolve("tomcat-manager/src/main"), HBASE));
         assertEquals(List.of(), filesImporting(ROOT.resolve("jetty-session-datastore/src/main"), HBASE));
         assertEquals(List.of(), filesImporting(ROOT.resolve("shiro-session-dao/src/main"), HBASE));
+        assertEquals(List.of(), filesImporting(ROOT.resolve("spring-session-hbase/src/main"), HBASE));
         for (String springBoot : List.of("spring-boot-support", "spring-boot3-autoconfigure", "spring-boot4-autoconfigure",
                 "spring-boot-sample")) {
             assertEquals(List.of(), filesImporting(ROOT.resolve("spring-boot").resolve(springBoot).resolve("src/main"), HBASE));
@@ -125,7 +126,7 @@ class ArchitectureTest {
     void theStoreImportsNoContainerType() {
         Path store = ROOT.resolve("common-store/src/main");
         for (String container : List.of("import org.apache.catalina.", "import org.eclipse.jetty.", "import jakarta.servlet.",
-                "import org.apache.shiro.")) {
+                "import org.apache.shiro.", "import org.springframework.")) {
             assertEquals(List.of(), filesImporting(store, container), container);
         }
     }

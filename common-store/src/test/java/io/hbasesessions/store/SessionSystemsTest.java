@@ -33,6 +33,8 @@ class SessionSystemsTest {
     private static SessionStore shiro;
     private static SessionStore tomcat;
     private static SessionStore jetty;
+    private static SessionStore springSession;
+    private static SessionStore springSessionShared;
 
     @BeforeAll
     static void open(EmbeddedHBase server, TestNamespace namespace) {
@@ -40,11 +42,13 @@ class SessionSystemsTest {
         shiro = SessionStores.open(settings, new Webapp(LOADER, Container.SHIRO));
         tomcat = SessionStores.open(settings, new Webapp(LOADER, Container.TOMCAT));
         jetty = SessionStores.open(settings, new Webapp(LOADER, Container.JETTY));
+        springSession = SessionStores.open(settings, new Webapp(LOADER, Container.SPRING_SESSION));
+        springSessionShared = SessionStores.open(settings, new Webapp(LOADER, Container.SPRING_SESSION_WITH_CONTAINERS));
     }
 
     @AfterAll
     static void close() {
-        List.of(shiro, tomcat, jetty).forEach(SessionStore::close);
+        List.of(shiro, tomcat, jetty, springSession, springSessionShared).forEach(SessionStore::close);
     }
 
     @Test
@@ -84,5 +88,37 @@ class SessionSystemsTest {
         assertEquals(SaveResult.WRITTEN, jetty.save(onJetty, onJetty.record()));
         assertEquals("checkout", tomcat.load(id).orElseThrow().attributes().get("step"));
         assertTrue(jetty.delete(id));
+    }
+
+    /** Issue #32: Spring Session's own rows and a server-wide container store of the same application stay apart. */
+    @Test
+    void springSessionsOwnSessionsAndTheContainersNeverTakeOverEachOthersRows() {
+        String springs = TestStores.create(springSession, Instant.now(), HALF_AN_HOUR, Map.of("cart", "pen")).record().id();
+        for (SessionStore other : List.of(tomcat, jetty, shiro, springSessionShared)) {
+            assertTrue(other.load(springs).isEmpty(), "another system reads Spring Session's row");
+            assertFalse(other.delete(springs));
+        }
+        String tomcats = TestStores.create(tomcat, Instant.now(), HALF_AN_HOUR, Map.of("cart", "book")).record().id();
+        assertTrue(springSession.load(tomcats).isEmpty(), "Spring Session reads a container's row");
+        assertFalse(springSession.delete(tomcats));
+        StoredSession taking = springSession.newSession(SessionRecord.created(tomcats, Instant.now(), HALF_AN_HOUR), false);
+        assertThrows(SessionAlreadyExistsException.class, () -> springSession.save(taking, taking.record()));
+        assertEquals("pen", springSession.load(springs).orElseThrow().attributes().get("cart"));
+        assertEquals("book", tomcat.load(tomcats).orElseThrow().attributes().get("cart"));
+    }
+
+    /** Issue #32: shared on purpose, a Spring Session application and a container one of one key scope share sessions. */
+    @Test
+    void springSessionSharedWithTheContainersReadsAndWritesTheirSessionsAndTheyItsOwn() {
+        String tomcats = TestStores.create(tomcat, Instant.now(), HALF_AN_HOUR, Map.of("cart", "book")).record().id();
+        StoredSession read = springSessionShared.load(tomcats).orElseThrow(() -> new AssertionError("not shared"));
+        read.attributes().put("step", "checkout");
+        assertEquals(SaveResult.WRITTEN, springSessionShared.save(read, read.record()));
+        assertEquals("checkout", jetty.load(tomcats).orElseThrow().attributes().get("step"));
+
+        String springs = TestStores.create(springSessionShared, Instant.now(), HALF_AN_HOUR, Map.of("cart", "pen"))
+                .record().id();
+        assertEquals("pen", tomcat.load(springs).orElseThrow().attributes().get("cart"));
+        assertTrue(springSession.load(springs).isEmpty(), "Spring Session's own system reads the shared row");
     }
 }

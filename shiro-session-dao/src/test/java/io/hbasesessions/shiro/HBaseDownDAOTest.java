@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.store.StoreUnavailableException;
+import io.hbasesessions.store.UnavailableCalls;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 class HBaseDownDAOTest {
 
     private static final long TIMEOUT_MILLIS = 1_500;
-    /** A behaviour bound, not a benchmark: generous for a loaded 2-core machine. */
-    private static final long MARGIN_MILLIS = 3_000;
 
     @Test
     void everyOperationFailsWithinTheOperationTimeout(@TempDir Path data) throws Exception {
@@ -46,19 +45,13 @@ class HBaseDownDAOTest {
             operations.put("update", () -> failing.update(read));
             operations.put("delete", () -> failing.delete(read));
             operations.put("revokeAll", () -> failing.revokeAll("alice"));
-            operations.forEach((name, operation) -> {
-                long startNanos = System.nanoTime();
-                StoreUnavailableException e = assertThrows(StoreUnavailableException.class, operation, name);
-                long millis = Duration.ofNanos(System.nanoTime() - startNanos).toMillis();
-                assertTrue(e.getMessage().startsWith("HBase"), name + ": " + e.getMessage());
-                assertTrue(millis <= TIMEOUT_MILLIS + MARGIN_MILLIS, name + " took " + millis + " ms");
-            });
+            UnavailableCalls.assertEachFailsWithin(TIMEOUT_MILLIS, operations);
 
             assertThrows(UnknownSessionException.class, () -> goingOn.readSession(id));
             long sweepStartNanos = System.nanoTime();
             assertEquals(List.of(), failing.sweepExpired(), "a failed sweep ends nothing, logged");
             long sweepMillis = Duration.ofNanos(System.nanoTime() - sweepStartNanos).toMillis();
-            assertTrue(sweepMillis <= TIMEOUT_MILLIS + MARGIN_MILLIS, "the expiry sweep took " + sweepMillis + " ms");
+            assertTrue(sweepMillis <= TIMEOUT_MILLIS + UnavailableCalls.MARGIN_MILLIS, "the expiry sweep took " + sweepMillis + " ms");
         } finally {
             failing.destroy();
             goingOn.destroy();

@@ -3,6 +3,8 @@ package io.hbasesessions.embedded;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -31,6 +33,16 @@ public final class ParentWatchdog {
     private static final long HALT_AFTER_EXIT_MILLIS = 10_000;
 
     private ParentWatchdog() {
+    }
+
+    /** The jar or classes directory holding this class: what a child JVM's classpath needs to run it. */
+    public static Path location() {
+        try {
+            return Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("Cannot locate the embedded-hbase classes on the classpath: put "
+                    + "embedded-hbase on the classpath as a jar or a directory", e);
+        }
     }
 
     public static void main(String[] args) throws Throwable {

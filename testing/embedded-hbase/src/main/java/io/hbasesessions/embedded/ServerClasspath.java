@@ -3,7 +3,6 @@ package io.hbasesessions.embedded;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +28,7 @@ final class ServerClasspath {
         List<String> jars = listedJars(SERVER_JARS);
         requireAllExist(jars);
         List<String> entries = new ArrayList<>();
-        entries.add(watchdogLocation().toString());
+        entries.add(ParentWatchdog.location().toString());
         entries.add(configurationDirectory.toString());
         entries.addAll(jars);
         return String.join(File.pathSeparator, entries);
@@ -54,15 +53,5 @@ final class ServerClasspath {
             throw new EmbeddedHBaseException("The HBase server jar " + missing + " is missing (was the local "
                     + "Maven repository cleaned?): run mvn -B install again to download it");
         });
-    }
-
-    /** The jar or classes directory this module's classes come from, holding {@link ParentWatchdog}. */
-    private static Path watchdogLocation() {
-        try {
-            return Path.of(ParentWatchdog.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (URISyntaxException e) {
-            throw new EmbeddedHBaseException("Cannot locate the embedded-hbase classes on the classpath: "
-                    + "put embedded-hbase on the classpath as a jar or a directory", e);
-        }
     }
 }

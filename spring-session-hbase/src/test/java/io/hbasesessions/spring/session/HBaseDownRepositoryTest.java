@@ -1,0 +1,78 @@
+package io.hbasesessions.spring.session;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.store.FailMode;
+import io.hbasesessions.store.Setting;
+import io.hbasesessions.store.StoreSettings;
+import io.hbasesessions.store.StoreUnavailableException;
+import io.hbasesessions.store.UnavailableCalls;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * HBase unreachable: every repository call fails within the operation timeout with the store's one exception, whose
+ * message says HBase is the cause; with {@code failMode=new_session} a lookup finds nothing instead, so the filter
+ * goes on with a new session.
+ */
+class HBaseDownRepositoryTest {
+
+    private static final long TIMEOUT_MILLIS = 1_500;
+
+    @Test
+    void everyCallFailsWithinTheOperationTimeout(@TempDir Path data) throws Exception {
+        EmbeddedHBase own = EmbeddedHBase.builder().dataDirectory(data).startTimeout(Duration.ofSeconds(120)).build().start();
+        StoreSettings settings = StoreSettings.builder()
+                .set(Setting.ZOOKEEPER_QUORUM, own.zookeeperQuorum() + ":" + own.zookeeperPort())
+                .set(Setting.KEY_SCOPE, "/shop").set(Setting.REGIONS, 1)
+                .set(Setting.OPERATION_TIMEOUT_MILLIS, TIMEOUT_MILLIS).build();
+        try (HBaseIndexedSessionRepository failing = new HBaseIndexedSessionRepository(settings,
+                AbstractSessionRepositoryContractTest.LOADER, SessionSystem.SPRING_SESSION);
+                HBaseIndexedSessionRepository goingOn = new HBaseIndexedSessionRepository(
+                        settings.toBuilder().set(Setting.FAIL_MODE, FailMode.NEW_SESSION).build(),
+                        AbstractSessionRepositoryContractTest.LOADER, SessionSystem.SPRING_SESSION)) {
+            HBaseSession session = savedWhileTheNewTablesWarmUp(failing);
+            HBaseSession read = failing.findById(session.getId());
+
+            own.stop();
+            read.setAttribute("cart", "pen");
+            Map<String, Executable> calls = new LinkedHashMap<>();
+            calls.put("save", () -> failing.save(read));
+            calls.put("findById", () -> failing.findById(session.getId()));
+            calls.put("deleteById", () -> failing.deleteById(session.getId()));
+            calls.put("findByPrincipalName", () -> failing.findByPrincipalName("alice"));
+            calls.put("save of a new session", () -> failing.save(failing.createSession()));
+            UnavailableCalls.assertEachFailsWithin(TIMEOUT_MILLIS, calls);
+            long startNanos = System.nanoTime();
+            assertNull(goingOn.findById(session.getId()), "failMode=new_session finds nothing");
+            assertTrue(Duration.ofNanos(System.nanoTime() - startNanos).toMillis() <= TIMEOUT_MILLIS + UnavailableCalls.MARGIN_MILLIS);
+        } finally {
+            own.stop();
+        }
+    }
+
+    /** The first writes to new tables can outlast a short timeout on a busy machine, which this test is not about. */
+    private static HBaseSession savedWhileTheNewTablesWarmUp(HBaseIndexedSessionRepository repository)
+            throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            HBaseSession session = repository.createSession();
+            session.setAttribute("user", "alice");
+            try {
+                repository.save(session);
+                return session;
+            } catch (StoreUnavailableException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                Thread.sleep(1_000);
+            }
+        }
+    }
+}
