@@ -232,11 +232,6 @@ final class StickyCopies implements AutoCloseable {
         }
     }
 
-    /** The copies held, for tests and the heap figures. */
-    long copyCount() {
-        return copies.map(Cache::estimatedSize).orElse(0L);
-    }
-
     private static int weight(StoredState state) {
         long bytes = COPY_OVERHEAD_BYTES;
         for (Map.Entry<String, byte[]> attribute : state.attributeBytes().entrySet()) {
