@@ -5,12 +5,9 @@ import io.hbasesessions.store.codec.CodecException;
 import io.hbasesessions.store.codec.ReadLimits;
 import io.hbasesessions.store.codec.SessionCodec;
 import java.lang.System.Logger.Level;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,14 +27,6 @@ final class AttributePolicy {
     private final Map<SerializerKind, SessionCodec> codecs = new EnumMap<>(SerializerKind.class);
     /** Classes of values the attribute class filter kept from being stored, each warned about once. */
     private final Set<String> classesKeptOnTheNode = ConcurrentHashMap.newKeySet();
-    /**
-     * With {@code stickySessions}, the attribute encodings this store wrote that are still in use (held by weak
-     * reference; an array's equals and hashCode are its identity): a node's copies hold them, and a value read from
-     * one need not be encoded again to know what it was (a third of a sticky request's serialization). Without
-     * copies, every read has new bytes from HBase, and nothing is kept. A plain synchronized map: Caffeine's weak
-     * keys cost more per put than the encoding they save.
-     */
-    private final Optional<Map<byte[], Boolean>> encodedHere;
 
     AttributePolicy(StoreSettings settings, Webapp webapp, LiveCounters counters) {
         this.settings = settings;
@@ -45,9 +34,6 @@ final class AttributePolicy {
         this.counters = counters;
         this.classRules = ClassRules.of(settings, webapp.classLoader());
         this.limits = new ReadLimits(settings.get(Setting.MAX_SESSION_BYTES));
-        this.encodedHere = settings.get(Setting.STICKY_SESSIONS)
-                ? Optional.of(Collections.synchronizedMap(new WeakHashMap<>()))
-                : Optional.empty();
         for (SerializerKind kind : SerializerKind.values()) {
             codecs.put(kind, SessionCodec.of(kind, classRules, limits));
         }
@@ -77,7 +63,7 @@ final class AttributePolicy {
     /** The attributes of a state, decoded on first read with the codec the state was written with. */
     SessionAttributes attributesOf(StoredState state, SessionKey key) {
         SessionCodec codec = codecs.get(state.codec());
-        return new SessionAttributes(state.attributeBytes(), new SessionAttributes.Decoding() {
+        return new SessionAttributes(state, new SessionAttributes.Decoding() {
             @Override
             public SessionCodec codec() {
                 return codec;
@@ -91,16 +77,6 @@ final class AttributePolicy {
                 LOG.log(Level.WARNING, "Session {0}: attribute ''{1}'' {2} and is left out (its stored bytes are kept): "
                         + "{3}", key == null ? "(new)" : key.shortHex(), name, failure.refused() ? "was refused" : "cannot be read",
                         failure.getMessage().replaceAll("\\p{Cntrl}", "?"));
-            }
-
-            @Override
-            public boolean encodedHere(byte[] stored) {
-                return encodedHere.map(encodings -> encodings.containsKey(stored)).orElse(false);
-            }
-
-            @Override
-            public void writing(byte[] encoding) {
-                encodedHere.ifPresent(encodings -> encodings.put(encoding, Boolean.TRUE));
             }
         }, webapp.container()::hides, this::stores);
     }

@@ -53,18 +53,6 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
 
         /** One attribute could not be decoded; called once per attribute. */
         void undecodable(String name, CodecException failure);
-
-        /**
-         * Whether {@code stored} is an encoding this map's {@link #changes} made in this JVM (see {@link #writing}): then
-         * it is the encoding a value decoded from it has here, and need not be computed again to compare with.
-         */
-        default boolean encodedHere(byte[] stored) {
-            return false;
-        }
-
-        /** {@code encoding}, made in this JVM, is about to be written. */
-        default void writing(byte[] encoding) {
-        }
     }
 
     private static final PerClass<Boolean> IMMUTABLE_RECORDS = new PerClass<>(SessionAttributes::hasImmutableComponents);
@@ -76,6 +64,8 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
     private final BiPredicate<String, Object> storable;
     /** The stored value bytes this map started from, or was last saved as. */
     private Map<String, byte[]> base;
+    /** The names in {@link #base} whose bytes this JVM encoded ({@link StoredState#encodedHere}). */
+    private Set<String> baseEncodedHere;
     /** Values decoded from {@link #base}, by name, with the encoding they had when decoded. */
     private final Map<String, Decoded> decoded = new LinkedHashMap<>();
     /** Values the application set since the base, by name. */
@@ -93,9 +83,10 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
      * @param hidden names the application must not see (another container's own attributes)
      * @param storable which values set by the application are stored; the others live for the request only
      */
-    SessionAttributes(Map<String, byte[]> base, Decoding decoding, Predicate<String> hidden,
+    SessionAttributes(StoredState base, Decoding decoding, Predicate<String> hidden,
             BiPredicate<String, Object> storable) {
-        this.base = base;
+        this.base = base.attributeBytes();
+        this.baseEncodedHere = base.encodedHere();
         this.decoding = decoding;
         this.hidden = hidden;
         this.storable = storable;
@@ -130,9 +121,9 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
         byte[] stored = base.get(name);
         try {
             Object value = decoding.codec().decode(stored);
-            // The stored bytes are compared with as they are when this JVM wrote them (a sticky copy of its own write):
-            // encoding the value again would cost as much as decoding it.
-            boolean comparable = isImmutable(value) || decoding.encodedHere(stored);
+            // Bytes this JVM wrote (a sticky copy of its own write) are this JVM's encoding of the value already:
+            // encoding it again would cost as much as decoding it.
+            boolean comparable = isImmutable(value) || baseEncodedHere.contains(name);
             Decoded result = new Decoded(value, comparable ? stored : encodingOf(value, stored));
             decoded.put(name, result);
             whenDecoded.accept(value);
@@ -368,7 +359,6 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
                 }
             }
         });
-        written.values().forEach(decoding::writing);
         return new AttributeChanges(written, removedNames);
     }
 
@@ -385,7 +375,8 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
      * encoding just written (or the one they had) as what later changes are compared with; values of
      * other writers, merged in, are decoded afresh if read again.
      */
-    synchronized void rebase(Map<String, byte[]> stored, AttributeChanges written) {
+    synchronized void rebase(StoredState state, AttributeChanges written) {
+        Map<String, byte[]> stored = state.attributeBytes();
         Map<String, Decoded> kept = new LinkedHashMap<>();
         Map<String, Object> local = new LinkedHashMap<>();
         set.forEach((name, value) -> {
@@ -404,6 +395,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
             }
         });
         base = stored;
+        baseEncodedHere = state.encodedHere();
         decoded.clear();
         decoded.putAll(kept);
         set.clear();

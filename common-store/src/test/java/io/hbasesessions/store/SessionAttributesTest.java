@@ -59,8 +59,21 @@ class SessionAttributesTest {
         return attributesOfBytes(bytes);
     }
 
+    /** A state holding {@code bytes}, as read from a cell (no attribute encoded in this JVM). */
+    private static StoredState stateOf(Map<String, byte[]> bytes) {
+        StoredState.Builder state = StoredState.newSession(SerializerKind.KRYO,
+                SessionRecord.created("id", java.time.Instant.EPOCH, java.time.Duration.ofMinutes(30))).toBuilder();
+        bytes.forEach(state::attribute);
+        return state.build();
+    }
+
+    /** The state a write of {@code changes} leaves, over a state with no attributes. */
+    private static StoredState writtenState(AttributeChanges changes) {
+        return changes.applyTo(stateOf(Map.of()).toBuilder()).build();
+    }
+
     private SessionAttributes attributesOfBytes(Map<String, byte[]> bytes) {
-        SessionAttributes attributes = new SessionAttributes(bytes, new ListedDecoding(codec),
+        SessionAttributes attributes = new SessionAttributes(stateOf(bytes), new ListedDecoding(codec),
                 name -> name.startsWith("org.eclipse.jetty."), (name, value) -> !name.endsWith("node.local"));
         attributes.whenDecoded(value -> decodes.incrementAndGet());
         return attributes;
@@ -193,7 +206,7 @@ class SessionAttributesTest {
         assertArrayEquals(new byte[] {1, 2}, attributes.note("node.local").orElseThrow());
         AttributeChanges written = attributes.changes("k");
         assertEquals(2, written.written().size(), "notes are stored even under a name the filters keep on the node");
-        attributes.rebase(written.written(), written);
+        attributes.rebase(writtenState(written), written);
 
         SessionAttributes nextRequest = attributesOfBytes(new LinkedHashMap<>(written.written()));
         assertEquals(Set.of(), nextRequest.keySet());
@@ -233,7 +246,6 @@ class SessionAttributesTest {
     @Test
     @SuppressWarnings("unchecked")
     void aValueReadFromBytesThisJvmWroteIsEncodedOnlyAtSave() {
-        Set<byte[]> writtenHere = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         AtomicInteger encodes = new AtomicInteger();
         SessionCodec counting = new SessionCodec() {
             @Override
@@ -257,22 +269,14 @@ class SessionAttributesTest {
                 return codec.className(bytes);
             }
         };
-        SessionAttributes.Decoding decoding = new ListedDecoding(counting) {
-            @Override
-            public boolean encodedHere(byte[] stored) {
-                return writtenHere.contains(stored);
-            }
-
-            @Override
-            public void writing(byte[] encoding) {
-                writtenHere.add(encoding);
-            }
-        };
-        SessionAttributes creating = new SessionAttributes(new LinkedHashMap<>(), decoding, name -> false, (n, v) -> true);
+        SessionAttributes creating = new SessionAttributes(stateOf(Map.of()), new ListedDecoding(counting),
+                name -> false, (n, v) -> true);
         creating.put("cart", new ArrayList<>(List.of("book")));
-        Map<String, byte[]> stored = creating.changes("k").written();
+        StoredState written = writtenState(creating.changes("k"));
+        assertEquals(Set.of("cart"), written.encodedHere());
 
-        SessionAttributes fromOwnBytes = new SessionAttributes(stored, decoding, name -> false, (n, v) -> true);
+        SessionAttributes fromOwnBytes = new SessionAttributes(written, new ListedDecoding(counting), name -> false,
+                (n, v) -> true);
         encodes.set(0);
         assertEquals(List.of("book"), fromOwnBytes.get("cart"));
         assertEquals(0, encodes.get(), "bytes this JVM wrote are compared with as they are");
@@ -281,12 +285,11 @@ class SessionAttributesTest {
         ((List<String>) fromOwnBytes.get("cart")).add("pen");
         assertEquals(Set.of("cart"), fromOwnBytes.changes("k").written().keySet());
 
-        Map<String, byte[]> fromHBase = new LinkedHashMap<>();
-        stored.forEach((name, bytes) -> fromHBase.put(name, bytes.clone()));
-        SessionAttributes fromOtherBytes = new SessionAttributes(fromHBase, decoding, name -> false, (n, v) -> true);
+        SessionAttributes fromACell = new SessionAttributes(stateOf(written.attributeBytes()),
+                new ListedDecoding(counting), name -> false, (n, v) -> true);
         encodes.set(0);
-        fromOtherBytes.get("cart");
-        assertEquals(1, encodes.get(), "equal bytes that were not written here are encoded again when read");
+        fromACell.get("cart");
+        assertEquals(1, encodes.get(), "the same bytes read from a cell are encoded again when read");
     }
 
     @Test
@@ -295,7 +298,7 @@ class SessionAttributesTest {
         SessionAttributes attributes = attributesOf(Map.of("cart", new ArrayList<>(List.of("book"))));
         ((List<String>) attributes.get("cart")).add("pen");
         AttributeChanges first = attributes.changes("k");
-        attributes.rebase(first.written(), first);
+        attributes.rebase(writtenState(first), first);
         assertTrue(attributes.changes("k").isEmpty());
         ((List<String>) attributes.get("cart")).add("ink");
         assertEquals(Set.of("cart"), attributes.changes("k").written().keySet());
