@@ -26,6 +26,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.FlushMode;
 import org.springframework.session.MapSession;
+import org.springframework.session.ReactiveFindByIndexNameSessionRepository;
 import org.springframework.session.SaveMode;
 import org.springframework.session.SessionIdGenerator;
 import org.springframework.session.UuidSessionIdGenerator;
@@ -75,8 +76,12 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
     private static final System.Logger LOG = System.getLogger(HBaseIndexedSessionRepository.class.getName());
     /** Where Spring Security's {@code HttpSessionSecurityContextRepository} keeps the login. */
     static final String SPRING_SECURITY_CONTEXT = "SPRING_SECURITY_CONTEXT";
-    /** The indexed user by default: the explicit principal name, then Spring Security's login. */
-    static final String DEFAULT_PRINCIPAL_ATTRIBUTES = PRINCIPAL_NAME_INDEX_NAME + "," + SPRING_SECURITY_CONTEXT;
+    /**
+     * The indexed user by default: the explicit principal name (under the servlet API's name, then the reactive API's,
+     * which differ), then Spring Security's login.
+     */
+    static final String DEFAULT_PRINCIPAL_ATTRIBUTES = PRINCIPAL_NAME_INDEX_NAME + ","
+            + ReactiveFindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME + "," + SPRING_SECURITY_CONTEXT;
 
     private final SessionStore store;
     private final boolean continuesWithoutSession;
