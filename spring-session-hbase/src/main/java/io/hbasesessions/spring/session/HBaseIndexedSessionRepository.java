@@ -56,10 +56,10 @@ import org.springframework.session.events.SessionExpiredEvent;
  *
  * <p><b>Principal index.</b> {@link #findByPrincipalName} and {@link #findByIndexNameAndIndexValue} with
  * {@link #PRINCIPAL_NAME_INDEX_NAME} read the store's user index (the one "log out everywhere" uses). The indexed user
- * is the {@link #PRINCIPAL_NAME_INDEX_NAME} attribute, else Spring Security's {@code SPRING_SECURITY_CONTEXT}
- * ({@code principalAttribute}, unless set to something else). Spring Security expires a session by its id, so these
- * stores keep each id in its index entry, sealed as the expiry index's are (encrypted whenever there is a
- * {@code stateKeyFile}); other indexes find nothing.
+ * is the {@link #PRINCIPAL_NAME_INDEX_NAME} attribute (or the reactive API's, spelt otherwise), else Spring Security's
+ * {@code SPRING_SECURITY_CONTEXT} ({@code principalAttribute}, unless set to something else). Spring Security expires
+ * a session by its id, so these stores keep each id in its index entry, sealed as the expiry index's are (encrypted
+ * whenever there is a {@code stateKeyFile}); other indexes find nothing.
  *
  * <p><b>Events.</b> {@code SessionCreatedEvent} when a new session is first stored, {@code SessionDeletedEvent} when
  * {@link #deleteById} deletes one, and with {@code expiryEvents} {@code SessionExpiredEvent} once across the fleet for
