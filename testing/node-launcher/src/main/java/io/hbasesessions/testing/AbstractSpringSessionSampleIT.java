@@ -21,11 +21,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * What every Spring Session sample shows, servlet or WebFlux (issue #32): the application as two JVMs sharing one
  * HBase, over HTTP as a browser sees them (one session cookie for both nodes, no affinity). A Spring Security form
- * login on one node is a login on the other and the cart follows; logout on one node is logout on both, and the cookie
- * from before it opens nothing; forged and overlong cookies open nothing. Each sample subclasses it with its
+ * login on one node is a login on the other and the cart follows; {@code maximumSessions(1)} holds across the nodes
+ * (Spring Session's session registry over {@code findByPrincipalName}); logout on one node is logout on both, and the
+ * cookie from before it opens nothing; forged and overlong cookies open nothing. Each sample subclasses it with its
  * application's main class and session cookie, and adds what is its own. The applications serve {@code /account}
- * ({@code user}, {@code cart}, {@code csrf} lines) and {@code POST /cart} ({@code sku}, a redirect back), and know
- * {@code alice} and {@code bob}.
+ * ({@code user}, {@code cart}, {@code sessions}: the user's sessions on all nodes, {@code csrf} lines) and
+ * {@code POST /cart} ({@code sku}, a redirect back), know {@code alice} and {@code bob}, and allow one session a user.
  */
 @ExtendWith(HBaseExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -77,6 +78,29 @@ public abstract class AbstractSpringSessionSampleIT {
         assertEquals("{mug=1}", onOne.value("cart"));
         browser.post(one.url("/cart"), Map.of("sku", "mug", "_csrf", onOne.value("csrf"))).expect(302);
         assertEquals("{mug=2}", browser.get(two.url("/account")).expect(200).value("cart"));
+    }
+
+    @Test
+    public void maximumSessionsOfOneHoldsAcrossTheNodesAndFindByPrincipalNameSeesBoth() {
+        Browser first = newBrowser();
+        logIn(first, one, one, "bob");
+        assertEquals("1", first.get(two.url("/account")).expect(200).value("sessions"));
+
+        // The login on node two finds the session node one made (findByPrincipalName) and ends it: the older browser
+        // is logged out on both nodes, the newer one has the user's only session.
+        Browser second = newBrowser();
+        logIn(second, two, two, "bob");
+        theOlderSessionsNextRequest(first);
+        for (BootApplicationNode node : bothNodes()) {
+            assertLoggedOut(first, node);
+            Browser.Answer account = second.get(node.url("/account")).expect(200);
+            assertEquals("bob", account.value("user"));
+            assertEquals("1", account.value("sessions"));
+        }
+    }
+
+    /** What the browser whose session a newer login ended sees first, before the login page: nothing of its own here. */
+    protected void theOlderSessionsNextRequest(Browser older) {
     }
 
     @Test

@@ -1,8 +1,5 @@
 package io.hbasesessions.sample.session;
 
-import static io.hbasesessions.testing.SpringSecurityForms.assertLoggedOut;
-import static io.hbasesessions.testing.SpringSecurityForms.logIn;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.testing.AbstractSpringSessionSampleIT;
@@ -13,9 +10,8 @@ import org.springframework.boot.SpringBootVersion;
 
 /**
  * Issue #32: the servlet sample on two JVMs sharing one HBase through Spring Session (on Undertow with Boot 3.5, on
- * Tomcat with Boot 4.0, where the same spring-session-hbase jar runs on Spring Session 4); the suite's login, cart,
- * logout and forged cookies, and {@code maximumSessions(1)} holding across the nodes (a login on one finds and ends
- * the user's session made on the other).
+ * Tomcat with Boot 4.0, where the same spring-session-hbase jar runs on Spring Session 4): the suite, on the server
+ * and the Spring Session version of the Boot line.
  */
 class SpringSessionSampleIT extends AbstractSpringSessionSampleIT {
 
@@ -40,23 +36,10 @@ class SpringSessionSampleIT extends AbstractSpringSessionSampleIT {
         }
     }
 
-    @Test
-    void maximumSessionsOfOneHoldsAcrossTheNodesAndFindByPrincipalNameSeesBoth() {
-        Browser first = newBrowser();
-        logIn(first, one, one, "bob");
-        assertEquals("1", first.get(two.url("/account")).expect(200).value("sessions"));
-
-        // The login on node two finds the session node one made (findByPrincipalName) and marks it expired; the
-        // older browser's next request, on node one, is told so and logged out, on both nodes.
-        Browser second = newBrowser();
-        logIn(second, two, two, "bob");
-        Browser.Answer expired = first.get(one.url("/account")).expect(200);
+    /** Spring Security's servlet {@code ConcurrentSessionFilter} tells the older browser, then logs it out. */
+    @Override
+    protected void theOlderSessionsNextRequest(Browser older) {
+        Browser.Answer expired = older.get(one.url("/account")).expect(200);
         assertTrue(expired.body().contains("This session has been expired"), expired.body());
-        for (BootApplicationNode node : bothNodes()) {
-            assertLoggedOut(first, node);
-            Browser.Answer account = second.get(node.url("/account")).expect(200);
-            assertEquals("bob", account.value("user"));
-            assertEquals("1", account.value("sessions"));
-        }
     }
 }

@@ -45,7 +45,6 @@ public class SecurityConfiguration {
     MapReactiveUserDetailsService users() {
         return new MapReactiveUserDetailsService(
                 User.withUsername("alice").password("{noop}alice-password").roles("USER").build(),
-                User.withUsername("bob").password("{noop}bob-password").roles("USER").build(),
-                User.withUsername("dora").password("{noop}dora-password").roles("USER").build());
+                User.withUsername("bob").password("{noop}bob-password").roles("USER").build());
     }
 }
