@@ -26,6 +26,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.session.FindByIndexNameSessionRepository;
 import org.springframework.session.FlushMode;
 import org.springframework.session.MapSession;
+import org.springframework.session.ReactiveFindByIndexNameSessionRepository;
 import org.springframework.session.SaveMode;
 import org.springframework.session.SessionIdGenerator;
 import org.springframework.session.UuidSessionIdGenerator;
@@ -55,10 +56,10 @@ import org.springframework.session.events.SessionExpiredEvent;
  *
  * <p><b>Principal index.</b> {@link #findByPrincipalName} and {@link #findByIndexNameAndIndexValue} with
  * {@link #PRINCIPAL_NAME_INDEX_NAME} read the store's user index (the one "log out everywhere" uses). The indexed user
- * is the {@link #PRINCIPAL_NAME_INDEX_NAME} attribute, else Spring Security's {@code SPRING_SECURITY_CONTEXT}
- * ({@code principalAttribute}, unless set to something else). Spring Security expires a session by its id, so these
- * stores keep each id in its index entry, sealed as the expiry index's are (encrypted whenever there is a
- * {@code stateKeyFile}); other indexes find nothing.
+ * is the {@link #PRINCIPAL_NAME_INDEX_NAME} attribute (or the reactive API's, spelt otherwise), else Spring Security's
+ * {@code SPRING_SECURITY_CONTEXT} ({@code principalAttribute}, unless set to something else). Spring Security expires
+ * a session by its id, so these stores keep each id in its index entry, sealed as the expiry index's are (encrypted
+ * whenever there is a {@code stateKeyFile}); other indexes find nothing.
  *
  * <p><b>Events.</b> {@code SessionCreatedEvent} when a new session is first stored, {@code SessionDeletedEvent} when
  * {@link #deleteById} deletes one, and with {@code expiryEvents} {@code SessionExpiredEvent} once across the fleet for
@@ -75,8 +76,12 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
     private static final System.Logger LOG = System.getLogger(HBaseIndexedSessionRepository.class.getName());
     /** Where Spring Security's {@code HttpSessionSecurityContextRepository} keeps the login. */
     static final String SPRING_SECURITY_CONTEXT = "SPRING_SECURITY_CONTEXT";
-    /** The indexed user by default: the explicit principal name, then Spring Security's login. */
-    static final String DEFAULT_PRINCIPAL_ATTRIBUTES = PRINCIPAL_NAME_INDEX_NAME + "," + SPRING_SECURITY_CONTEXT;
+    /**
+     * The indexed user by default: the explicit principal name (under the servlet API's name, then the reactive API's,
+     * which differ), then Spring Security's login.
+     */
+    static final String DEFAULT_PRINCIPAL_ATTRIBUTES = PRINCIPAL_NAME_INDEX_NAME + ","
+            + ReactiveFindByIndexNameSessionRepository.PRINCIPAL_NAME_INDEX_NAME + "," + SPRING_SECURITY_CONTEXT;
 
     private final SessionStore store;
     private final boolean continuesWithoutSession;

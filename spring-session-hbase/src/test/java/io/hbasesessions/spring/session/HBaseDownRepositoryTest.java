@@ -18,9 +18,9 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * HBase unreachable: every repository call fails within the operation timeout with the store's one exception, whose
- * message says HBase is the cause; with {@code failMode=new_session} a lookup finds nothing instead, so the filter
- * goes on with a new session.
+ * HBase unreachable: every repository call, servlet and reactive, fails within the operation timeout with the store's
+ * one exception (the reactive repository's as its error signal), whose message says HBase is the cause; with
+ * {@code failMode=new_session} a lookup finds nothing instead, so the filter goes on with a new session.
  */
 class HBaseDownRepositoryTest {
 
@@ -37,9 +37,12 @@ class HBaseDownRepositoryTest {
                 AbstractSessionRepositoryContractTest.LOADER, SessionSystem.SPRING_SESSION);
                 HBaseIndexedSessionRepository goingOn = new HBaseIndexedSessionRepository(
                         settings.toBuilder().set(Setting.FAIL_MODE, FailMode.NEW_SESSION).build(),
+                        AbstractSessionRepositoryContractTest.LOADER, SessionSystem.SPRING_SESSION);
+                ReactiveHBaseIndexedSessionRepository reactive = new ReactiveHBaseIndexedSessionRepository(settings,
                         AbstractSessionRepositoryContractTest.LOADER, SessionSystem.SPRING_SESSION)) {
             HBaseSession session = savedWhileTheNewTablesWarmUp(failing);
             HBaseSession read = failing.findById(session.getId());
+            HBaseSession readReactively = reactive.findById(session.getId()).block();
 
             own.stop();
             read.setAttribute("cart", "pen");
@@ -49,6 +52,11 @@ class HBaseDownRepositoryTest {
             calls.put("deleteById", () -> failing.deleteById(session.getId()));
             calls.put("findByPrincipalName", () -> failing.findByPrincipalName("alice"));
             calls.put("save of a new session", () -> failing.save(failing.createSession()));
+            readReactively.setAttribute("cart", "mug");
+            calls.put("reactive save", () -> reactive.save(readReactively).block());
+            calls.put("reactive findById", () -> reactive.findById(session.getId()).block());
+            calls.put("reactive deleteById", () -> reactive.deleteById(session.getId()).block());
+            calls.put("reactive findByPrincipalName", () -> reactive.findByPrincipalName("alice").block());
             UnavailableCalls.assertEachFailsWithin(TIMEOUT_MILLIS, calls);
             long startNanos = System.nanoTime();
             assertNull(goingOn.findById(session.getId()), "failMode=new_session finds nothing");

@@ -17,7 +17,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One browser, as the tests need it: it keeps one {@code JSESSIONID} cookie, sends it with every request
+ * One browser, as the tests need it: it keeps one session cookie ({@code JSESSIONID}, or another name given to
+ * {@link #Browser(String)}, such as Spring WebFlux's {@code SESSION}), sends it with every request
  * to whichever node a request goes to, and replaces it with the one a node sets, as a browser does for
  * one host (cookies ignore the port, so nodes on one machine share it). The cookie is sent as it is,
  * with Jetty's {@code .node0} or Tomcat's {@code .jvmRoute} suffix. Safe for concurrent requests (two
@@ -25,23 +26,41 @@ import java.util.regex.Pattern;
  */
 public final class Browser {
 
-    private static final Pattern SESSION_COOKIE = Pattern.compile("(?i)^\\s*JSESSIONID=([^;]*)");
+    private static final String JSESSIONID = "JSESSIONID";
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5))
             .build();
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
+    private final String cookieName;
+    private final Pattern sessionCookie;
     private volatile String cookie;
+
+    /** A browser whose session cookie is {@code JSESSIONID}. */
+    public Browser() {
+        this(JSESSIONID);
+    }
+
+    /** A browser whose session cookie is {@code cookieName}. */
+    public Browser(String cookieName) {
+        this.cookieName = cookieName;
+        this.sessionCookie = Pattern.compile("(?i)^\\s*" + Pattern.quote(cookieName) + "=([^;]*)");
+    }
 
     /** A browser that presents {@code cookieValue} as its session cookie (a copied, stolen or forged one). */
     public static Browser withCookie(String cookieValue) {
-        Browser browser = new Browser();
+        return withCookie(JSESSIONID, cookieValue);
+    }
+
+    /** A browser that presents {@code cookieValue} as its session cookie {@code cookieName}. */
+    public static Browser withCookie(String cookieName, String cookieValue) {
+        Browser browser = new Browser(cookieName);
         browser.cookie = cookieValue;
         return browser;
     }
 
-    /** The JSESSIONID value this browser sends, route suffix included, or null. */
+    /** The session cookie's value this browser sends, route suffix included, or null. */
     public String cookie() {
         return cookie;
     }
@@ -115,7 +134,7 @@ public final class Browser {
     private HttpRequest prepare(HttpRequest.Builder request, boolean withCookie) {
         String sent = cookie;
         if (withCookie && sent != null) {
-            request.header("Cookie", "JSESSIONID=" + sent);
+            request.header("Cookie", cookieName + "=" + sent);
         }
         return request.timeout(REQUEST_TIMEOUT).build();
     }
@@ -137,7 +156,7 @@ public final class Browser {
 
     /** An empty value deletes the cookie, as a browser does. */
     private void remember(String setCookie) {
-        Matcher session = SESSION_COOKIE.matcher(setCookie);
+        Matcher session = sessionCookie.matcher(setCookie);
         if (session.find()) {
             cookie = session.group(1).isEmpty() ? null : session.group(1);
         }

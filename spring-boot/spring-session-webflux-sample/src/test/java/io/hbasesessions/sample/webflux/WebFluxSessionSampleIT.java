@@ -1,0 +1,36 @@
+package io.hbasesessions.sample.webflux;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hbasesessions.testing.AbstractSpringSessionSampleIT;
+import io.hbasesessions.testing.BootApplicationNode;
+import io.hbasesessions.testing.Browser;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue #32: the WebFlux sample on two JVMs (Reactor Netty, Boot 4.0, Spring Session 4) sharing one HBase through the
+ * reactive repository: the suite, {@code maximumSessions(1)} through Spring Session's reactive session registry (the
+ * reactive {@code findByPrincipalName}).
+ */
+class WebFluxSessionSampleIT extends AbstractSpringSessionSampleIT {
+
+    @Override
+    protected Class<?> application() {
+        return WebFluxSessionSampleApplication.class;
+    }
+
+    /** WebFlux's session cookie, as Spring names it. */
+    @Override
+    protected String cookieName() {
+        return "SESSION";
+    }
+
+    @Test
+    void bothNodesServeOnReactorNettyWithSpringSession4() {
+        for (BootApplicationNode node : bothNodes()) {
+            Browser.Answer home = newBrowser().get(node.url("/")).expect(200);
+            assertTrue(home.value("server").startsWith("reactor.netty."), node + ": " + home.body());
+            assertTrue(home.value("springSession").startsWith("4.0."), node + ": " + home.body());
+        }
+    }
+}
