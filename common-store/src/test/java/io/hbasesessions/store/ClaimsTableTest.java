@@ -63,7 +63,8 @@ class ClaimsTableTest {
 
     /**
      * Every test source of the build, by class name (two classes of one name: both sources): the modules' test
-     * sources and the adapter contract suite, a test fixture whose tests are its main sources.
+     * sources and the suites the testing modules hold as main sources (the adapter contract, the Spring Session
+     * samples' suite), whose subclasses run them.
      */
     private static Map<String, String> testSources() throws IOException {
         Map<String, String> sources = new HashMap<>();
@@ -78,7 +79,9 @@ class ClaimsTableTest {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
                 String path = file.toString();
-                boolean testSource = path.contains("/src/test/java/") || path.contains("/adapter-contract/src/main/java/");
+                boolean testSource = path.contains("/src/test/java/") || path.contains("/testing/")
+                        && path.contains("/src/main/java/") && TEST_CLASS.matcher(file.getFileName().toString()
+                                .replace(".java", "")).matches();
                 if (testSource && path.endsWith(".java")) {
                     sources.merge(file.getFileName().toString().replace(".java", ""), read(file), String::concat);
                 }
