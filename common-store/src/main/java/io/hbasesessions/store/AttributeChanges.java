@@ -22,7 +22,7 @@ record AttributeChanges(Map<String, byte[]> written, Set<String> removed) {
 
     StoredState.Builder applyTo(StoredState.Builder state) {
         removed.forEach(state::removeAttribute);
-        written.forEach(state::attributeEncodedHere);
+        written.forEach(state::attribute);
         return state;
     }
 }

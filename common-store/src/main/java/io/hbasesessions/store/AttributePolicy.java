@@ -63,7 +63,8 @@ final class AttributePolicy {
     /** The attributes of a state, decoded on first read with the codec the state was written with. */
     SessionAttributes attributesOf(StoredState state, SessionKey key) {
         SessionCodec codec = codecs.get(state.codec());
-        return new SessionAttributes(state, new SessionAttributes.Decoding() {
+        String keyHex = key == null ? "(new)" : key.shortHex();
+        return new SessionAttributes(state.attributeBytes(), new SessionAttributes.Decoding() {
             @Override
             public SessionCodec codec() {
                 return codec;
@@ -75,7 +76,7 @@ final class AttributePolicy {
                         : StoreCounter.UNREADABLE_ATTRIBUTES);
                 // The reason quotes class names read from the stored bytes: no line breaks of theirs reach the log.
                 LOG.log(Level.WARNING, "Session {0}: attribute ''{1}'' {2} and is left out (its stored bytes are kept): "
-                        + "{3}", key == null ? "(new)" : key.shortHex(), name, failure.refused() ? "was refused" : "cannot be read",
+                        + "{3}", keyHex, name, failure.refused() ? "was refused" : "cannot be read",
                         failure.getMessage().replaceAll("\\p{Cntrl}", "?"));
             }
         }, webapp.container()::hides, this::stores);

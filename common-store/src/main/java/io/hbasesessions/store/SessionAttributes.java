@@ -64,8 +64,6 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
     private final BiPredicate<String, Object> storable;
     /** The stored value bytes this map started from, or was last saved as. */
     private Map<String, byte[]> base;
-    /** The names in {@link #base} whose bytes this JVM encoded ({@link StoredState#encodedHere}). */
-    private Set<String> baseEncodedHere;
     /** Values decoded from {@link #base}, by name, with the encoding they had when decoded. */
     private final Map<String, Decoded> decoded = new LinkedHashMap<>();
     /** Values the application set since the base, by name. */
@@ -83,10 +81,9 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
      * @param hidden names the application must not see (another container's own attributes)
      * @param storable which values set by the application are stored; the others live for the request only
      */
-    SessionAttributes(StoredState base, Decoding decoding, Predicate<String> hidden,
+    SessionAttributes(Map<String, byte[]> base, Decoding decoding, Predicate<String> hidden,
             BiPredicate<String, Object> storable) {
-        this.base = base.attributeBytes();
-        this.baseEncodedHere = base.encodedHere();
+        this.base = base;
         this.decoding = decoding;
         this.hidden = hidden;
         this.storable = storable;
@@ -121,10 +118,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
         byte[] stored = base.get(name);
         try {
             Object value = decoding.codec().decode(stored);
-            // Bytes this JVM wrote (a sticky copy of its own write) are this JVM's encoding of the value already:
-            // encoding it again would cost as much as decoding it.
-            boolean comparable = isImmutable(value) || baseEncodedHere.contains(name);
-            Decoded result = new Decoded(value, comparable ? stored : encodingOf(value, stored));
+            Decoded result = new Decoded(value, isImmutable(value) ? stored : encodingOf(value, stored));
             decoded.put(name, result);
             whenDecoded.accept(value);
             return result;
@@ -375,8 +369,7 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
      * encoding just written (or the one they had) as what later changes are compared with; values of
      * other writers, merged in, are decoded afresh if read again.
      */
-    synchronized void rebase(StoredState state, AttributeChanges written) {
-        Map<String, byte[]> stored = state.attributeBytes();
+    synchronized void rebase(Map<String, byte[]> stored, AttributeChanges written) {
         Map<String, Decoded> kept = new LinkedHashMap<>();
         Map<String, Object> local = new LinkedHashMap<>();
         set.forEach((name, value) -> {
@@ -395,7 +388,6 @@ public final class SessionAttributes extends AbstractMap<String, Object> impleme
             }
         });
         base = stored;
-        baseEncodedHere = state.encodedHere();
         decoded.clear();
         decoded.putAll(kept);
         set.clear();

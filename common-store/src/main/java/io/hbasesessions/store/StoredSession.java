@@ -107,7 +107,7 @@ public final class StoredSession {
         this.state = write.state();
         this.version = write.version();
         this.stale = false;
-        attributes.rebase(write.state(), changes);
+        attributes.rebase(write.state().attributeBytes(), changes);
     }
 
     @Override

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,12 +61,6 @@ final class StoredState {
     private final Optional<String> sessionSystem;
     private final Optional<String> home;
     private final Map<String, byte[]> attributeBytes;
-    /**
-     * The attributes whose bytes this JVM encoded (a request's changes applied to this state), never stored: a value
-     * decoded from them encodes to them again here, so a read need not encode it to know what it was. A state read
-     * from a cell has none, since another JVM may have written it (hash collections in another order).
-     */
-    private final Set<String> encodedHere;
 
     private StoredState(Builder builder) {
         this.codec = builder.codec;
@@ -80,7 +73,6 @@ final class StoredState {
         this.sessionSystem = builder.sessionSystem;
         this.home = builder.home;
         this.attributeBytes = Collections.unmodifiableMap(new LinkedHashMap<>(builder.attributeBytes));
-        this.encodedHere = Set.copyOf(builder.encodedHere);
     }
 
     /** The state of a session that is not stored yet: no attributes, no cell TTL chosen. */
@@ -142,11 +134,6 @@ final class StoredState {
     /** Attribute name to serialized value, in the order they were stored. */
     Map<String, byte[]> attributeBytes() {
         return attributeBytes;
-    }
-
-    /** The names of the attributes whose bytes this JVM encoded (see the field). */
-    Set<String> encodedHere() {
-        return encodedHere;
     }
 
     /** The metadata of this state for the session {@code id}. */
@@ -350,7 +337,6 @@ final class StoredState {
         private Optional<String> sessionSystem = Optional.empty();
         private Optional<String> home = Optional.empty();
         private final Map<String, byte[]> attributeBytes = new LinkedHashMap<>();
-        private final Set<String> encodedHere = new HashSet<>();
 
         private Builder() {
         }
@@ -366,7 +352,6 @@ final class StoredState {
             this.sessionSystem = state.sessionSystem;
             this.home = state.home;
             this.attributeBytes.putAll(state.attributeBytes);
-            this.encodedHere.addAll(state.encodedHere);
         }
 
         Builder codec(SerializerKind newCodec) {
@@ -411,26 +396,16 @@ final class StoredState {
 
         Builder attribute(String name, byte[] bytes) {
             attributeBytes.put(name, bytes);
-            encodedHere.remove(name);
-            return this;
-        }
-
-        /** An attribute's bytes as this JVM just encoded them. */
-        Builder attributeEncodedHere(String name, byte[] bytes) {
-            attributeBytes.put(name, bytes);
-            encodedHere.add(name);
             return this;
         }
 
         Builder removeAttribute(String name) {
             attributeBytes.remove(name);
-            encodedHere.remove(name);
             return this;
         }
 
         Builder clearAttributes() {
             attributeBytes.clear();
-            encodedHere.clear();
             return this;
         }
 

@@ -34,47 +34,24 @@ class SessionAttributesTest {
     private final List<String> undecodable = new ArrayList<>();
     private final AtomicInteger decodes = new AtomicInteger();
 
-    /** Decodes with {@code codec}; what cannot be decoded is listed in {@link #undecodable}. */
-    private class ListedDecoding implements SessionAttributes.Decoding {
-        private final SessionCodec codec;
-
-        ListedDecoding(SessionCodec codec) {
-            this.codec = codec;
-        }
-
-        @Override
-        public SessionCodec codec() {
-            return codec;
-        }
-
-        @Override
-        public void undecodable(String name, CodecException failure) {
-            undecodable.add(name);
-        }
-    }
-
     private SessionAttributes attributesOf(Map<String, ?> stored) {
         Map<String, byte[]> bytes = new LinkedHashMap<>();
         stored.forEach((name, value) -> bytes.put(name, codec.encode(value)));
         return attributesOfBytes(bytes);
     }
 
-    /** A state holding {@code bytes}, as read from a cell (no attribute encoded in this JVM). */
-    private static StoredState stateOf(Map<String, byte[]> bytes) {
-        StoredState.Builder state = StoredState.newSession(SerializerKind.KRYO,
-                SessionRecord.created("id", java.time.Instant.EPOCH, java.time.Duration.ofMinutes(30))).toBuilder();
-        bytes.forEach(state::attribute);
-        return state.build();
-    }
-
-    /** The state a write of {@code changes} leaves, over a state with no attributes. */
-    private static StoredState writtenState(AttributeChanges changes) {
-        return changes.applyTo(stateOf(Map.of()).toBuilder()).build();
-    }
-
     private SessionAttributes attributesOfBytes(Map<String, byte[]> bytes) {
-        SessionAttributes attributes = new SessionAttributes(stateOf(bytes), new ListedDecoding(codec),
-                name -> name.startsWith("org.eclipse.jetty."), (name, value) -> !name.endsWith("node.local"));
+        SessionAttributes attributes = new SessionAttributes(bytes, new SessionAttributes.Decoding() {
+            @Override
+            public SessionCodec codec() {
+                return codec;
+            }
+
+            @Override
+            public void undecodable(String name, CodecException failure) {
+                undecodable.add(name);
+            }
+        }, name -> name.startsWith("org.eclipse.jetty."), (name, value) -> !name.endsWith("node.local"));
         attributes.whenDecoded(value -> decodes.incrementAndGet());
         return attributes;
     }
@@ -206,7 +183,7 @@ class SessionAttributesTest {
         assertArrayEquals(new byte[] {1, 2}, attributes.note("node.local").orElseThrow());
         AttributeChanges written = attributes.changes("k");
         assertEquals(2, written.written().size(), "notes are stored even under a name the filters keep on the node");
-        attributes.rebase(writtenState(written), written);
+        attributes.rebase(written.written(), written);
 
         SessionAttributes nextRequest = attributesOfBytes(new LinkedHashMap<>(written.written()));
         assertEquals(Set.of(), nextRequest.keySet());
@@ -239,66 +216,13 @@ class SessionAttributesTest {
         assertTrue(failure.getMessage().contains("abc123"));
     }
 
-    /**
-     * Issue #31: a node serving sticky copies reads bytes it wrote itself; the value decoded from them is compared with
-     * those bytes at save, not encoded a second time when read. Bytes from elsewhere still are (previous test).
-     */
-    @Test
-    @SuppressWarnings("unchecked")
-    void aValueReadFromBytesThisJvmWroteIsEncodedOnlyAtSave() {
-        AtomicInteger encodes = new AtomicInteger();
-        SessionCodec counting = new SessionCodec() {
-            @Override
-            public SerializerKind kind() {
-                return codec.kind();
-            }
-
-            @Override
-            public byte[] encode(Object value) {
-                encodes.incrementAndGet();
-                return codec.encode(value);
-            }
-
-            @Override
-            public Object decode(byte[] bytes) {
-                return codec.decode(bytes);
-            }
-
-            @Override
-            public java.util.Optional<String> className(byte[] bytes) {
-                return codec.className(bytes);
-            }
-        };
-        SessionAttributes creating = new SessionAttributes(stateOf(Map.of()), new ListedDecoding(counting),
-                name -> false, (n, v) -> true);
-        creating.put("cart", new ArrayList<>(List.of("book")));
-        StoredState written = writtenState(creating.changes("k"));
-        assertEquals(Set.of("cart"), written.encodedHere());
-
-        SessionAttributes fromOwnBytes = new SessionAttributes(written, new ListedDecoding(counting), name -> false,
-                (n, v) -> true);
-        encodes.set(0);
-        assertEquals(List.of("book"), fromOwnBytes.get("cart"));
-        assertEquals(0, encodes.get(), "bytes this JVM wrote are compared with as they are");
-        assertTrue(fromOwnBytes.changes("k").isEmpty());
-        assertEquals(1, encodes.get(), "the save encodes the value it read, to see whether it changed in place");
-        ((List<String>) fromOwnBytes.get("cart")).add("pen");
-        assertEquals(Set.of("cart"), fromOwnBytes.changes("k").written().keySet());
-
-        SessionAttributes fromACell = new SessionAttributes(stateOf(written.attributeBytes()),
-                new ListedDecoding(counting), name -> false, (n, v) -> true);
-        encodes.set(0);
-        fromACell.get("cart");
-        assertEquals(1, encodes.get(), "the same bytes read from a cell are encoded again when read");
-    }
-
     @Test
     @SuppressWarnings("unchecked")
     void afterASaveChangesAreCountedFromWhatWasWritten() {
         SessionAttributes attributes = attributesOf(Map.of("cart", new ArrayList<>(List.of("book"))));
         ((List<String>) attributes.get("cart")).add("pen");
         AttributeChanges first = attributes.changes("k");
-        attributes.rebase(writtenState(first), first);
+        attributes.rebase(first.written(), first);
         assertTrue(attributes.changes("k").isEmpty());
         ((List<String>) attributes.get("cart")).add("ink");
         assertEquals(Set.of("cart"), attributes.changes("k").written().keySet());

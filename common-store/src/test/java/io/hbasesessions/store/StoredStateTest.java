@@ -46,21 +46,6 @@ class StoredStateTest {
         assertArrayEquals(new byte[] {1, 2, 3}, copy.attributeBytes().get("cart"));
     }
 
-    /**
-     * Which attributes' bytes this JVM encoded is known only to the states it built: kept by a builder while the bytes
-     * are, never written to the cell, so a state read back (perhaps written by another JVM) has none.
-     */
-    @Test
-    void theAttributesEncodedHereAreKnownOnlyToTheStatesThisJvmBuilt() {
-        StoredState written = sample().toBuilder().attributeEncodedHere("cart", new byte[] {4})
-                .attributeEncodedHere("theme", new byte[] {5}).attributeEncodedHere("gone", new byte[] {6}).build();
-        assertEquals(Set.of("cart", "theme", "gone"), written.encodedHere());
-        StoredState next = written.toBuilder().attribute("theme", new byte[] {7}).removeAttribute("gone").build();
-        assertEquals(Set.of("cart"), next.encodedHere(), "kept with its bytes, gone with other bytes or none");
-        assertEquals(Set.of(), StoredState.parse(next.toBytes()).encodedHere());
-        assertEquals(Set.of(), sample().encodedHere());
-    }
-
     @Test
     void aSessionWithoutLoginOrUserRoundTrips() {
         StoredState state = StoredState.newSession(SerializerKind.JAVA,
