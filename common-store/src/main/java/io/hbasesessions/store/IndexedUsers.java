@@ -29,9 +29,8 @@ final class IndexedUsers {
      * principal name before Spring Security's context).
      */
     static Optional<String> of(StoredSession session, SessionRecord current, AttributeChanges changes, SessionKey key,
-            Optional<String> attribute) {
+            List<String> names) {
         Optional<String> user;
-        List<String> names = attribute.map(IndexedUsers::names).orElse(List.of());
         if (names.isEmpty()) {
             user = current.login().map(SessionPrincipal::name);
         } else if (!session.isStored() || names.stream().anyMatch(name -> changes.written().containsKey(name)

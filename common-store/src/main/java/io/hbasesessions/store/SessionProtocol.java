@@ -33,12 +33,15 @@ final class SessionProtocol implements SessionStore {
     private final Supplier<StoreHealth> health;
     private final Runnable onClose;
     private final LiveLatencies latencies = new LiveLatencies();
+    /** {@code principalAttribute}'s names, read once: every save asks them. */
+    private final List<String> principalAttributes;
 
     SessionProtocol(StoreSettings settings, SaveOperation.Collaborators with, AttributePolicy values, LiveReads reads,
             UserSessions users, Optional<ExpirySweeper> sweeper, StickyCopies copies, Supplier<StoreHealth> health,
             Runnable onClose) {
         this.keyScope = settings.get(Setting.KEY_SCOPE);
         this.settings = settings;
+        this.principalAttributes = settings.find(Setting.PRINCIPAL_ATTRIBUTE).map(IndexedUsers::names).orElse(List.of());
         this.with = with;
         this.values = values;
         this.reads = reads;
@@ -176,7 +179,7 @@ final class SessionProtocol implements SessionStore {
     private SavePlan planFor(StoredSession session, SessionRecord current, SessionKey key) {
         AttributeChanges changes = session.attributes().changes(key.shortHex());
         return SavePlan.decide(session.state(), current, changes, IndexedUsers.of(session, current, changes, key,
-                settings.find(Setting.PRINCIPAL_ATTRIBUTE)), session.claimedHome(), with.expiry(), durabilities);
+                principalAttributes), session.claimedHome(), with.expiry(), durabilities);
     }
 
     @Override
