@@ -63,7 +63,8 @@ import org.springframework.session.events.SessionExpiredEvent;
  *
  * <p><b>Events.</b> {@code SessionCreatedEvent} when a new session is first stored, {@code SessionDeletedEvent} when
  * {@link #deleteById} deletes one, and with {@code expiryEvents} {@code SessionExpiredEvent} once across the fleet for
- * each session that idled out ({@link #sweepExpired()}). A session revoked by "log out everywhere" publishes nothing.
+ * each session that idled out ({@link #sweepExpired()}). {@link #revokeAll} publishes a {@code SessionDeletedEvent}
+ * for each session of this key scope it ended. Events are published on the node that deleted or swept.
  *
  * <p><b>Save modes.</b> The store writes an attribute when this request set it, or read it and its encoding changed
  * (an object changed in place), and never one it only read: Spring's {@link SaveMode#ON_SET_ATTRIBUTE} (the default)
@@ -287,9 +288,20 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
         return sessions;
     }
 
-    /** "Log out everywhere": deletes every session of {@code user} in every key scope; returns how many. */
+    /**
+     * "Log out everywhere": deletes every session of {@code user} in every key scope and returns how many, then
+     * publishes a {@link SessionDeletedEvent}, with its attributes, for each session of this key scope that was found
+     * before and is gone after (a login racing the revocation may be ended without one).
+     */
     public int revokeAll(String user) {
-        return store.revokeAll(user);
+        Map<String, HBaseSession> before = findByPrincipalName(user);
+        int revoked = store.revokeAll(user);
+        for (HBaseSession session : before.values()) {
+            if (store.load(session.getId()).isEmpty()) {
+                publish(new SessionDeletedEvent(this, session));
+            }
+        }
+        return revoked;
     }
 
     /** The store under this repository: its counters, latencies and health. */

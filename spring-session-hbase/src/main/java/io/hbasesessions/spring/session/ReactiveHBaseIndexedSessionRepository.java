@@ -134,7 +134,10 @@ public final class ReactiveHBaseIndexedSessionRepository implements ReactiveSess
         return onStoreThreads(() -> sessions.findByIndexNameAndIndexValue(servletName, indexValue));
     }
 
-    /** "Log out everywhere": deletes every session of {@code user} in every key scope; emits how many. */
+    /**
+     * "Log out everywhere": deletes every session of {@code user} in every key scope and emits how many, publishing a
+     * {@code SessionDeletedEvent} for each of this key scope's ({@link HBaseIndexedSessionRepository#revokeAll}).
+     */
     public Mono<Integer> revokeAll(String user) {
         return onStoreThreads(() -> sessions.revokeAll(user));
     }

@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -200,6 +201,31 @@ abstract class AbstractSessionRepositoryContractTest {
         nodeA.save(loggedOut);
         nodeB.deleteById(onA.getId());
         assertEquals(Set.of(explicit.getId()), nodeA.findByPrincipalName(user).keySet());
+    }
+
+    @Test
+    void revokeAllEndsTheUsersSessionsOfBothNodesAndPublishesADeletedEventForEach() {
+        String user = "carol-" + TestStores.newId();
+        HBaseSession onA = saved(nodeA, Map.of(SpringNames.SECURITY_CONTEXT, loginOf(user), "cart", "pen"));
+        HBaseSession onB = saved(nodeB, Map.of(SpringNames.SECURITY_CONTEXT, loginOf(user)));
+        HBaseSession someoneElses = saved(nodeA, Map.of(SpringNames.SECURITY_CONTEXT,
+                loginOf("someone-else-" + TestStores.newId())));
+        int published = events.size();
+
+        assertEquals(2, nodeB.revokeAll(user));
+        for (HBaseIndexedSessionRepository node : List.of(nodeA, nodeB)) {
+            assertNull(node.findById(onA.getId()));
+            assertNull(node.findById(onB.getId()));
+            assertNotNull(node.findById(someoneElses.getId()));
+        }
+        List<SessionDeletedEvent> deleted = events.subList(published, events.size()).stream()
+                .map(SessionDeletedEvent.class::cast).toList();
+        assertEquals(Set.of(onA.getId(), onB.getId()),
+                deleted.stream().map(SessionDeletedEvent::getSessionId).collect(Collectors.toSet()));
+        assertEquals("pen", deleted.stream().filter(event -> event.getSessionId().equals(onA.getId())).findFirst()
+                .orElseThrow().<HBaseSession>getSession().getAttribute("cart"), "the event carries the attributes");
+        assertEquals(0, nodeA.revokeAll(user));
+        assertEquals(published + 2, events.size(), "a revocation that ends nothing publishes nothing");
     }
 
     @Test
