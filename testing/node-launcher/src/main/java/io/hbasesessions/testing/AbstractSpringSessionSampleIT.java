@@ -3,6 +3,7 @@ package io.hbasesessions.testing;
 import static io.hbasesessions.testing.SpringSecurityForms.assertLoggedOut;
 import static io.hbasesessions.testing.SpringSecurityForms.logIn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
@@ -22,11 +23,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * What every Spring Session sample shows, servlet or WebFlux (issue #32): the application as two JVMs sharing one
  * HBase, over HTTP as a browser sees them (one session cookie for both nodes, no affinity). A Spring Security form
  * login on one node is a login on the other and the cart follows; {@code maximumSessions(1)} holds across the nodes
- * (Spring Session's session registry over {@code findByPrincipalName}); logout on one node is logout on both, and the
- * cookie from before it opens nothing; forged and overlong cookies open nothing. Each sample subclasses it with its
- * application's main class and session cookie, and adds what is its own. The applications serve {@code /account}
- * ({@code user}, {@code cart}, {@code sessions}: the user's sessions on all nodes, {@code csrf} lines) and
- * {@code POST /cart} ({@code sku}, a redirect back), know {@code alice} and {@code bob}, and allow one session a user.
+ * (Spring Session's session registry over {@code findByPrincipalName}); logout on one node, or "log out everywhere"
+ * ({@code revokeAll}) from one node, is logout on both, and the cookie from before it opens nothing; forged and
+ * overlong cookies open nothing. Each sample subclasses it with its application's main class and session cookie, and
+ * adds what is its own. The applications serve {@code /account} ({@code user}, {@code cart}, {@code sessions}: the
+ * user's sessions on all nodes, {@code csrf} lines), {@code POST /cart} ({@code sku}, a redirect back) and
+ * {@code POST /account/revoke} ({@code revoked}: how many sessions it ended), know {@code alice} and {@code bob}, and
+ * allow one session a user.
  */
 @ExtendWith(HBaseExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -112,6 +115,19 @@ public abstract class AbstractSpringSessionSampleIT {
         browser.post(one.url("/logout"), Map.of("_csrf", csrf)).expect(302);
         for (BootApplicationNode node : bothNodes()) {
             assertLoggedOut(browser, node);
+            assertLoggedOut(Browser.withCookie(cookieName(), before), node);
+        }
+    }
+
+    @Test
+    public void logOutEverywhereOnOneNodeEndsTheSessionOnBoth() {
+        Browser browser = newBrowser();
+        logIn(browser, one, two, "alice");
+        String csrf = browser.get(two.url("/account")).expect(200).value("csrf");
+        String before = browser.cookie();
+        Browser.Answer revoked = browser.post(two.url("/account/revoke"), Map.of("_csrf", csrf)).expect(200);
+        assertTrue(Integer.parseInt(revoked.value("revoked")) >= 1, revoked.body());
+        for (BootApplicationNode node : bothNodes()) {
             assertLoggedOut(Browser.withCookie(cookieName(), before), node);
         }
     }

@@ -50,6 +50,12 @@ public class ShopController {
         response.sendRedirect("/account");
     }
 
+    /** "Log out everywhere": ends every session of the user, on every node (and this one). */
+    @PostMapping(value = "/account/revoke", produces = MediaType.TEXT_PLAIN_VALUE)
+    public String logOutEverywhere(Principal user) {
+        return "revoked=" + sessions.revokeAll(user.getName()) + "\n";
+    }
+
     @SuppressWarnings("unchecked")
     private static TreeMap<String, Integer> cartOf(HttpSession session) {
         Object cart = session.getAttribute(CART);

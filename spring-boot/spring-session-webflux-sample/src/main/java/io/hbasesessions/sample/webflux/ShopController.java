@@ -61,6 +61,12 @@ public class ShopController {
         });
     }
 
+    /** "Log out everywhere": ends every session of the user, on every node (and this one). */
+    @PostMapping(value = "/account/revoke", produces = MediaType.TEXT_PLAIN_VALUE)
+    public Mono<String> logOutEverywhere(Principal user) {
+        return sessions.revokeAll(user.getName()).map(revoked -> "revoked=" + revoked + "\n");
+    }
+
     @SuppressWarnings("unchecked")
     private static TreeMap<String, Integer> cartOf(WebSession session) {
         Object cart = session.getAttribute(CART);
