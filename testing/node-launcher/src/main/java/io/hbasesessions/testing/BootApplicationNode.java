@@ -45,17 +45,23 @@ public final class BootApplicationNode {
      */
     public static List<BootApplicationNode> startTwo(String mainClass, LocalHBase hbase, UnaryOperator<String> tables,
             Path logs, Duration timeout) throws IOException, InterruptedException {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("hbase.sessions.zookeeper-quorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
-        properties.put("hbase.sessions.table", tables.apply("sessions"));
-        properties.put("hbase.sessions.index-table", tables.apply("user_sessions"));
-        properties.put("hbase.sessions.regions", "1");
+        Map<String, String> properties = storeProperties(hbase, tables);
         List<BootApplicationNode> nodes = List.of(start(logs.resolve("one.log"), mainClass, properties),
                 start(logs.resolve("two.log"), mainClass, properties));
         for (BootApplicationNode node : nodes) {
             node.awaitStarted(timeout);
         }
         return nodes;
+    }
+
+    /** The {@code hbase.sessions.*} properties of a node on {@code hbase}, its tables named by {@code tables}, one region. */
+    public static Map<String, String> storeProperties(LocalHBase hbase, UnaryOperator<String> tables) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("hbase.sessions.zookeeper-quorum", hbase.zookeeperQuorum() + ":" + hbase.zookeeperPort());
+        properties.put("hbase.sessions.table", tables.apply("sessions"));
+        properties.put("hbase.sessions.index-table", tables.apply("user_sessions"));
+        properties.put("hbase.sessions.regions", "1");
+        return properties;
     }
 
     /** Starts {@code mainClass} with {@code --name=value} for each property; {@link #awaitStarted} waits for it. */
