@@ -93,6 +93,7 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
     private volatile ApplicationEventPublisher eventPublisher;
     private final boolean expiryEvents;
     private final long sweepPeriodSeconds;
+    private final Duration operationTimeout;
     private ScheduledExecutorService sweeper;
 
     /**
@@ -125,6 +126,7 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
         this.clock = clock;
         this.expiryEvents = indexed.get(Setting.EXPIRY_EVENTS);
         this.sweepPeriodSeconds = indexed.expirySweepPeriodSeconds();
+        this.operationTimeout = Duration.ofMillis(indexed.get(Setting.OPERATION_TIMEOUT_MILLIS));
     }
 
     private static StoreSettings withPrincipalAttributes(StoreSettings settings) {
@@ -321,6 +323,11 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
         store.close();
     }
 
+    /** {@code operationTimeoutMillis}: the longest a call to HBase may take. */
+    Duration operationTimeout() {
+        return operationTimeout;
+    }
+
     String newId() {
         return idGenerator.generate();
     }
@@ -336,12 +343,17 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
         try {
             return store.load(id);
         } catch (StoreUnavailableException e) {
-            if (!continuesWithoutSession) {
-                throw e;
-            }
-            LOG.log(Level.WARNING, "HBase is unavailable; the request goes on without its session "
-                    + "(failMode=new_session): {0}", e.getMessage());
+            goOnWithoutSessionOrThrow(e);
             return Optional.empty();
         }
+    }
+
+    /** A lookup that failed with {@code e}: with {@code failMode=new_session} it found nothing (logged), else it throws. */
+    void goOnWithoutSessionOrThrow(StoreUnavailableException e) {
+        if (!continuesWithoutSession) {
+            throw e;
+        }
+        LOG.log(Level.WARNING, "HBase is unavailable; the request goes on without its session "
+                + "(failMode=new_session): {0}", e.getMessage());
     }
 }

@@ -2,6 +2,7 @@ package io.hbasesessions.spring.session;
 
 import io.hbasesessions.store.SessionStore;
 import io.hbasesessions.store.StoreSettings;
+import io.hbasesessions.store.StoreUnavailableException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -32,7 +33,8 @@ import reactor.core.scheduler.Schedulers;
  * ({@code Schedulers.newBoundedElastic}, threads named {@value #THREAD_NAME_PREFIX}-N, Reactor's default bounds: 10
  * threads per CPU, 100,000 waiting calls), not Reactor's shared {@code boundedElastic()}: during an outage every thread
  * waits out the timeout, and on a shared scheduler that would also hold up the application's own blocking work;
- * {@link #close()} disposes it. {@link #createSession()} reads nothing and answers on the caller's thread.
+ * {@link #close()} disposes it. A call that waited longer than {@code operationTimeoutMillis} for a thread fails
+ * without calling HBase, so every call ends within about twice that timeout. {@link #createSession()} reads nothing and answers on the caller's thread.
  *
  * <p><b>Why not HBase's asynchronous client.</b> The store reaches HBase through the client's asynchronous API, but the
  * session protocol over it (a conditional write, on conflict a re-read and a merge and a retry after a jittered
@@ -113,7 +115,10 @@ public final class ReactiveHBaseIndexedSessionRepository implements ReactiveSess
     /** {@link HBaseIndexedSessionRepository#findById}, on the store's threads: empty where that finds nothing. */
     @Override
     public Mono<HBaseSession> findById(String id) {
-        return onStoreThreads(() -> sessions.findById(id));
+        return onStoreThreads(() -> sessions.findById(id)).onErrorResume(StoreUnavailableException.class, refused -> {
+            sessions.goOnWithoutSessionOrThrow(refused);
+            return Mono.empty();
+        });
     }
 
     /** {@link HBaseIndexedSessionRepository#deleteById}, on the store's threads. */
@@ -160,10 +165,33 @@ public final class ReactiveHBaseIndexedSessionRepository implements ReactiveSess
     }
 
     private <T> Mono<T> onStoreThreads(Callable<T> call) {
-        return Mono.fromCallable(call).subscribeOn(scheduler);
+        return Mono.defer(() -> {
+            long queuedNanos = System.nanoTime();
+            return Mono.fromCallable(() -> {
+                refuseAfterALongWait(queuedNanos);
+                return call.call();
+            }).subscribeOn(scheduler);
+        });
     }
 
     private Mono<Void> runOnStoreThreads(Runnable call) {
-        return Mono.<Void>fromRunnable(call).subscribeOn(scheduler);
+        return this.<Void>onStoreThreads(() -> {
+            call.run();
+            return null;
+        });
+    }
+
+    /**
+     * Fails a call that waited longer than {@code operationTimeoutMillis} for a thread: while HBase is down every thread
+     * waits out the timeout, and calls queued behind them would otherwise wait for hours of queue. So a call ends
+     * within about twice the timeout, and a backlog drains at once when HBase is back.
+     */
+    private void refuseAfterALongWait(long queuedNanos) {
+        Duration waited = Duration.ofNanos(System.nanoTime() - queuedNanos);
+        if (waited.compareTo(sessions.operationTimeout()) > 0) {
+            throw new StoreUnavailableException("Waited " + waited.toMillis() + " ms for one of the repository's "
+                    + "threads, longer than operationTimeoutMillis=" + sessions.operationTimeout().toMillis()
+                    + ": they are all waiting for HBase", null, null);
+        }
     }
 }
