@@ -2,9 +2,13 @@ package io.hbasesessions.sample.session;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.testing.AbstractSpringSessionSampleIT;
 import io.hbasesessions.testing.BootApplicationNode;
 import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.SampleNode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootVersion;
 
@@ -16,8 +20,8 @@ import org.springframework.boot.SpringBootVersion;
 class SpringSessionSampleIT extends AbstractSpringSessionSampleIT {
 
     @Override
-    protected Class<?> application() {
-        return SessionSampleApplication.class;
+    protected List<BootApplicationNode> startTwoNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
+        return BootApplicationNode.startTwo(SessionSampleApplication.class, hbase, namespace::table);
     }
 
     /** The sample names Spring Session's cookie as a container's session cookie. */
@@ -29,7 +33,7 @@ class SpringSessionSampleIT extends AbstractSpringSessionSampleIT {
     @Test
     void bothNodesRunTheServerAndSpringSessionOfThisBootLine() {
         boolean boot3 = SpringBootVersion.getVersion().startsWith("3.");
-        for (BootApplicationNode node : bothNodes()) {
+        for (SampleNode node : bothNodes()) {
             Browser.Answer home = newBrowser().get(node.url("/")).expect(200);
             assertTrue(home.value("server").startsWith(boot3 ? "Undertow" : "Apache Tomcat/11"), node + ": " + home.body());
             assertTrue(home.value("springSession").startsWith(boot3 ? "3.5." : "4.0."), node + ": " + home.body());
