@@ -23,6 +23,11 @@ final class HBaseClientConfiguration {
     /** In microseconds: HBase 2.6's {@code ConnectionConfiguration.PRIMARY_CALL_TIMEOUT_MICROSECOND}. */
     private static final String PRIMARY_CALL_TIMEOUT_MICROS = "hbase.client.primaryCallTimeout.get";
 
+    static {
+        // Also under the configurations HBase's client makes for itself, which no setting of ours reaches: see the file.
+        Configuration.addDefaultResource("hbase-sessions-client.xml");
+    }
+
     private HBaseClientConfiguration() {
     }
 

@@ -27,9 +27,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Issue #28 item 4: a web application that brings the store in its WAR (a Shiro application) loads it, and
  * HBase's client, with a class loader of its own. When its last store closes nothing may keep that loader:
  * no thread of the client (its network threads, its static timers, ZooKeeper's), and no cache of the JDK's
- * holding one of its classes (a {@code ClassValue} on a JDK class did). Here the store runs in such a loader,
- * reads, writes and decodes (an application value among the attributes), closes, and the loader must be
- * collected, with no thread left.
+ * holding one of its classes (a {@code ClassValue} on a JDK class did), nor Hadoop's FileSystem, which the loader the
+ * client keeps for classes the servers name opened (its statistics thread did, seen after a server's
+ * {@code TableExistsException}). Here the store runs in such a loader, reads, writes and decodes (an application value
+ * among the attributes), gets what a server's first exception makes, closes, and the loader must be collected, with no
+ * thread left.
  */
 @ExtendWith(HBaseExtension.class)
 class StoreInsideAWebappTest {
@@ -107,6 +109,29 @@ class StoreInsideAWebappTest {
                 loaded.attributes().keySet();
                 loaded.attributes().put("step", "checkout");
                 store.save(loaded, loaded.record());
+                onAClientThread(InTheWebapp::whatAServersFirstExceptionMakes);
+            }
+        }
+
+        /** The class loader HBase's client keeps for the exception classes servers name, made by the first of them. */
+        private static void whatAServersFirstExceptionMakes() {
+            try {
+                Class.forName("org.apache.hadoop.hbase.ipc.RemoteWithExtrasException$ClassLoaderHolder", true,
+                        InTheWebapp.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("HBase's client changed: no RemoteWithExtrasException$ClassLoaderHolder", e);
+            }
+        }
+
+        /** As the client's own threads do it (they end with the store), not on the caller's. */
+        private static void onAClientThread(Runnable work) {
+            Thread thread = new Thread(work, "as-a-client-thread");
+            thread.start();
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
             }
         }
     }

@@ -4,6 +4,7 @@ import jakarta.servlet.ServletContext;
 import java.util.Optional;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,7 +35,9 @@ public class HBaseHttpSessionConfiguration extends SpringHttpSessionConfiguratio
                 idGenerator);
     }
 
+    /** Autowired again: an override does not inherit the annotation, and without it a WAR's key scope would be {@code /}. */
     @Override
+    @Autowired(required = false)
     public void setServletContext(ServletContext servletContext) {
         super.setServletContext(servletContext);
         contextPath = Optional.ofNullable(servletContext).map(ServletContext::getContextPath);

@@ -18,10 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.web.servlet.context.AnnotationConfigServletWebApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.mock.web.MockServletContext;
 import org.springframework.session.FlushMode;
 import org.springframework.session.SaveMode;
 
@@ -85,6 +87,20 @@ class EnableHBaseHttpSessionTest {
                     });
                     assertThat(seen[0]).isEqualTo("pen");
                 });
+    }
+
+    /** A WAR deployed at {@code /shop}: its sessions are not those of the other applications sharing the table. */
+    @Test
+    void theKeyScopeIsTheServletContextPath(EmbeddedHBase server, TestNamespace namespace) {
+        new WebApplicationContextRunner(() -> {
+            AnnotationConfigServletWebApplicationContext context = new AnnotationConfigServletWebApplicationContext();
+            MockServletContext war = new MockServletContext();
+            war.setContextPath("/shop");
+            context.setServletContext(war);
+            return context;
+        }).withPropertyValues(HBaseProperties.of(server, namespace)).withUserConfiguration(SessionConfig.class)
+                .run(context -> assertThat(context.getBean(HBaseIndexedSessionRepository.class).store().keyScope())
+                        .isEqualTo("/shop"));
     }
 
     @Test

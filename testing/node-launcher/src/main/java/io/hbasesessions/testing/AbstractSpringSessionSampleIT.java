@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hbasesessions.embedded.EmbeddedHBase;
 import io.hbasesessions.embedded.HBaseExtension;
 import io.hbasesessions.embedded.TestNamespace;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -20,29 +18,30 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What every Spring Session sample shows, servlet or WebFlux (issue #32): the application as two JVMs sharing one
- * HBase, over HTTP as a browser sees them (one session cookie for both nodes, no affinity). A Spring Security form
- * login on one node is a login on the other and the cart follows; {@code maximumSessions(1)} holds across the nodes
- * (Spring Session's session registry over {@code findByPrincipalName}); logout on one node, or "log out everywhere"
- * ({@code revokeAll}) from one node, is logout on both, and the cookie from before it opens nothing; forged and
- * overlong cookies open nothing. Each sample subclasses it with its application's main class and session cookie, and
- * adds what is its own. The applications serve {@code /account} ({@code user}, {@code cart}, {@code sessions}: the
- * user's sessions on all nodes, {@code csrf} lines), {@code POST /cart} ({@code sku}, a redirect back) and
- * {@code POST /account/revoke} ({@code revoked}: how many sessions it ended), know {@code alice} and {@code bob}, and
- * allow one session a user.
+ * What every Spring Session sample shows, servlet or WebFlux (issue #32): the application as two nodes sharing one
+ * HBase (two JVMs of its own, or its WAR on two containers), over HTTP as a browser sees them (one session cookie for
+ * both nodes, no affinity). A Spring Security form login on one node is a login on the other and the cart follows;
+ * {@code maximumSessions(1)} holds across the nodes (Spring Session's session registry over
+ * {@code findByPrincipalName}); logout on one node, or "log out everywhere" ({@code revokeAll}) from one node, is
+ * logout on both, and the cookie from before it opens nothing; forged and overlong cookies open nothing. Each sample
+ * subclasses it with its two nodes and its session cookie, and adds what is its own. The applications serve
+ * {@code /account} ({@code user}, {@code cart}, {@code sessions}: the user's sessions on all nodes, {@code csrf}
+ * lines), {@code POST /cart} ({@code sku}, a redirect back) and {@code POST /account/revoke} ({@code revoked}: how many
+ * sessions it ended), know {@code alice} and {@code bob}, and allow one session a user.
  */
 @ExtendWith(HBaseExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class AbstractSpringSessionSampleIT {
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
-    private static final Path LOGS = Path.of("target", "sample-nodes");
+    protected SampleNode one;
+    protected SampleNode two;
 
-    protected BootApplicationNode one;
-    protected BootApplicationNode two;
-
-    /** The sample's {@code @SpringBootApplication} class. */
-    protected abstract Class<?> application();
+    /**
+     * Starts the sample's two nodes, their sessions in {@code hbase} (in tables of {@code namespace}, unless the nodes
+     * keep them where the sample's users would), and returns them once they serve; the suite stops them at the end.
+     */
+    protected abstract List<? extends SampleNode> startTwoNodes(EmbeddedHBase hbase, TestNamespace namespace)
+            throws Exception;
 
     /** The name of the sample's session cookie. */
     protected abstract String cookieName();
@@ -51,21 +50,24 @@ public abstract class AbstractSpringSessionSampleIT {
         return new Browser(cookieName());
     }
 
-    protected final List<BootApplicationNode> bothNodes() {
+    protected final List<SampleNode> bothNodes() {
         return List.of(one, two);
     }
 
     @BeforeAll
-    public void startTwoNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
-        List<BootApplicationNode> nodes = BootApplicationNode.startTwo(application().getName(), hbase, namespace::table,
-                LOGS, START_TIMEOUT);
+    public void startTheNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
+        List<? extends SampleNode> nodes = startTwoNodes(hbase, namespace);
         one = nodes.get(0);
         two = nodes.get(1);
     }
 
     @AfterAll
     public void stopBoth() throws InterruptedException {
-        BootApplicationNode.stopAll(Arrays.asList(one, two));
+        for (SampleNode node : Arrays.asList(one, two)) {
+            if (node != null) {
+                node.stop();
+            }
+        }
     }
 
     @Test
@@ -94,7 +96,7 @@ public abstract class AbstractSpringSessionSampleIT {
         Browser second = newBrowser();
         logIn(second, two, two, "bob");
         theOlderSessionsNextRequest(first);
-        for (BootApplicationNode node : bothNodes()) {
+        for (SampleNode node : bothNodes()) {
             assertLoggedOut(first, node);
             Browser.Answer account = second.get(node.url("/account")).expect(200);
             assertEquals("bob", account.value("user"));
@@ -113,7 +115,7 @@ public abstract class AbstractSpringSessionSampleIT {
         String csrf = browser.get(one.url("/account")).expect(200).value("csrf");
         String before = browser.cookie();
         browser.post(one.url("/logout"), Map.of("_csrf", csrf)).expect(302);
-        for (BootApplicationNode node : bothNodes()) {
+        for (SampleNode node : bothNodes()) {
             assertLoggedOut(browser, node);
             assertLoggedOut(Browser.withCookie(cookieName(), before), node);
         }
@@ -127,7 +129,7 @@ public abstract class AbstractSpringSessionSampleIT {
         String before = browser.cookie();
         Browser.Answer revoked = browser.post(two.url("/account/revoke"), Map.of("_csrf", csrf)).expect(200);
         assertTrue(Integer.parseInt(revoked.value("revoked")) >= 1, revoked.body());
-        for (BootApplicationNode node : bothNodes()) {
+        for (SampleNode node : bothNodes()) {
             assertLoggedOut(Browser.withCookie(cookieName(), before), node);
         }
     }
@@ -138,7 +140,7 @@ public abstract class AbstractSpringSessionSampleIT {
         logIn(alice, one, one, "alice");
         for (String forged : new String[] {"forged", "x".repeat(4_000), alice.cookie() + "x", "%00%ff", "Li4vLi4v",
             alice.cookie().toUpperCase()}) {
-            for (BootApplicationNode node : bothNodes()) {
+            for (SampleNode node : bothNodes()) {
                 assertLoggedOut(Browser.withCookie(cookieName(), forged), node);
             }
         }

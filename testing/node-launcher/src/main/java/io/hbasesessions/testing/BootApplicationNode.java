@@ -25,8 +25,10 @@ import java.util.regex.Pattern;
  * port on whichever server its Boot line runs (Undertow, Tomcat, Jetty, Netty), its output in a log file; it ends when
  * this JVM dies ({@link ParentWatchdog}).
  */
-public final class BootApplicationNode {
+public final class BootApplicationNode implements SampleNode {
 
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Path LOGS = Path.of("target", "sample-nodes");
     private static final Pattern STARTED = Pattern.compile("(?:Undertow|Tomcat|Jetty|Netty) started on port\\D*(\\d+)");
 
     private final Path log;
@@ -39,17 +41,18 @@ public final class BootApplicationNode {
     }
 
     /**
-     * Two nodes of {@code mainClass} sharing {@code hbase}, their tables named by {@code tables} (a test namespace's
-     * {@code table}; one region each), their logs {@code one.log} and {@code two.log} in {@code logs}; started at once,
-     * waited for together.
+     * Two nodes of {@code application} (its main class) sharing {@code hbase}, their tables named by {@code tables} (a
+     * test namespace's {@code table}; one region each), their logs {@code one.log} and {@code two.log} in
+     * {@code target/sample-nodes}; started at once, waited for together.
      */
-    public static List<BootApplicationNode> startTwo(String mainClass, LocalHBase hbase, UnaryOperator<String> tables,
-            Path logs, Duration timeout) throws IOException, InterruptedException {
+    public static List<BootApplicationNode> startTwo(Class<?> application, LocalHBase hbase, UnaryOperator<String> tables)
+            throws IOException, InterruptedException {
         Map<String, String> properties = storeProperties(hbase, tables);
-        List<BootApplicationNode> nodes = List.of(start(logs.resolve("one.log"), mainClass, properties),
-                start(logs.resolve("two.log"), mainClass, properties));
+        String mainClass = application.getName();
+        List<BootApplicationNode> nodes = List.of(start(LOGS.resolve("one.log"), mainClass, properties),
+                start(LOGS.resolve("two.log"), mainClass, properties));
         for (BootApplicationNode node : nodes) {
-            node.awaitStarted(timeout);
+            node.awaitStarted(START_TIMEOUT);
         }
         return nodes;
     }
@@ -90,19 +93,12 @@ public final class BootApplicationNode {
         return this;
     }
 
+    @Override
     public URI url(String path) {
         return URI.create("http://localhost:" + port + path);
     }
 
-    /** Stops each of {@code nodes} that is not null. */
-    public static void stopAll(List<BootApplicationNode> nodes) throws InterruptedException {
-        for (BootApplicationNode node : nodes) {
-            if (node != null) {
-                node.stop();
-            }
-        }
-    }
-
+    @Override
     public void stop() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -18,7 +18,7 @@ public final class SpringSecurityForms {
     }
 
     /** Gets {@code formNode}'s login page and posts its form, filled in for {@code user}, to {@code postNode}. */
-    public static void logIn(Browser browser, BootApplicationNode formNode, BootApplicationNode postNode, String user) {
+    public static void logIn(Browser browser, SampleNode formNode, SampleNode postNode, String user) {
         logIn(browser, formNode.url("/login"), postNode.url("/login"), user);
     }
 
@@ -37,7 +37,7 @@ public final class SpringSecurityForms {
     }
 
     /** {@code node}'s {@code /account} sends the browser to the login page. */
-    public static void assertLoggedOut(Browser browser, BootApplicationNode node) {
+    public static void assertLoggedOut(Browser browser, SampleNode node) {
         assertLoggedOut(browser, node.url("/account"));
     }
 

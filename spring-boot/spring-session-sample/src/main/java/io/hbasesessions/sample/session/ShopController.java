@@ -41,13 +41,17 @@ public class ShopController {
                 + sessions.findByPrincipalName(user.getName()).size() + "\ncsrf=" + csrf.getToken() + "\n";
     }
 
-    /** Adds an article and redirects to the account page: the session must be saved before the redirect leaves. */
+    /**
+     * Adds an article and redirects to the account page (of this application's context path, which a WAR has): the
+     * session must be saved before the redirect leaves.
+     */
     @PostMapping("/cart")
-    public void add(@RequestParam String sku, HttpSession session, HttpServletResponse response) throws IOException {
+    public void add(@RequestParam String sku, HttpServletRequest request, HttpSession session,
+            HttpServletResponse response) throws IOException {
         TreeMap<String, Integer> cart = cartOf(session);
         cart.merge(sku, 1, Integer::sum);
         session.setAttribute(CART, cart);
-        response.sendRedirect("/account");
+        response.sendRedirect(request.getContextPath() + "/account");
     }
 
     /** "Log out everywhere": ends every session of the user, on every node (and this one). */

@@ -3,12 +3,16 @@ package io.hbasesessions.sample.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.testing.AbstractSpringSessionSampleIT;
 import io.hbasesessions.testing.BootApplicationNode;
 import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.SampleNode;
 import io.hbasesessions.testing.SpringSecurityForms;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,8 +26,8 @@ import org.springframework.boot.SpringBootVersion;
 class SpringSessionSampleIT extends AbstractSpringSessionSampleIT {
 
     @Override
-    protected Class<?> application() {
-        return SessionSampleApplication.class;
+    protected List<BootApplicationNode> startTwoNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
+        return BootApplicationNode.startTwo(SessionSampleApplication.class, hbase, namespace::table);
     }
 
     /** The sample names Spring Session's cookie as a container's session cookie. */
@@ -35,7 +39,7 @@ class SpringSessionSampleIT extends AbstractSpringSessionSampleIT {
     @Test
     void bothNodesRunTheServerAndSpringSessionOfThisBootLine() {
         boolean boot3 = SpringBootVersion.getVersion().startsWith("3.");
-        for (BootApplicationNode node : bothNodes()) {
+        for (SampleNode node : bothNodes()) {
             Browser.Answer home = newBrowser().get(node.url("/")).expect(200);
             assertTrue(home.value("server").startsWith(boot3 ? "Undertow" : "Apache Tomcat/11"), node + ": " + home.body());
             assertTrue(home.value("springSession").startsWith(boot3 ? "3.5." : "4.0."), node + ": " + home.body());
@@ -52,14 +56,14 @@ class SpringSessionSampleIT extends AbstractSpringSessionSampleIT {
         SpringSecurityForms.logIn(alice, one, one, "alice");
         // Spring Session's cookie holds the id in Base64; the header holds it as it is.
         String id = new String(Base64.getDecoder().decode(alice.cookie()), StandardCharsets.UTF_8);
-        for (BootApplicationNode node : bothNodes()) {
+        for (SampleNode node : bothNodes()) {
             Browser.Answer account = withToken(node, id);
             assertEquals(200, account.status(), account.body());
             assertEquals("alice", account.value("user"));
         }
         for (String forged : new String[] {"forged", "x".repeat(4_000), id + "x", id.toUpperCase(Locale.ROOT), "%00%ff",
             "../../" + id, alice.cookie()}) {
-            for (BootApplicationNode node : bothNodes()) {
+            for (SampleNode node : bothNodes()) {
                 Browser.Answer answer = withToken(node, forged);
                 assertEquals(302, answer.status(), node + " answered a forged token: " + answer.body());
                 assertTrue(String.valueOf(answer.location()).endsWith("/login"), String.valueOf(answer.location()));
@@ -68,7 +72,7 @@ class SpringSessionSampleIT extends AbstractSpringSessionSampleIT {
         assertEquals("alice", alice.get(two.url("/account")).expect(200).value("user"));
     }
 
-    private Browser.Answer withToken(BootApplicationNode node, String token) {
+    private Browser.Answer withToken(SampleNode node, String token) {
         return new Browser(cookieName()).get(node.url("/account"), "", Map.of("X-Auth-Token", token));
     }
 

@@ -2,9 +2,13 @@ package io.hbasesessions.sample.webflux;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hbasesessions.embedded.EmbeddedHBase;
+import io.hbasesessions.embedded.TestNamespace;
 import io.hbasesessions.testing.AbstractSpringSessionSampleIT;
 import io.hbasesessions.testing.BootApplicationNode;
 import io.hbasesessions.testing.Browser;
+import io.hbasesessions.testing.SampleNode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,8 +19,8 @@ import org.junit.jupiter.api.Test;
 class WebFluxSessionSampleIT extends AbstractSpringSessionSampleIT {
 
     @Override
-    protected Class<?> application() {
-        return WebFluxSessionSampleApplication.class;
+    protected List<BootApplicationNode> startTwoNodes(EmbeddedHBase hbase, TestNamespace namespace) throws Exception {
+        return BootApplicationNode.startTwo(WebFluxSessionSampleApplication.class, hbase, namespace::table);
     }
 
     /** WebFlux's session cookie, as Spring names it. */
@@ -27,7 +31,7 @@ class WebFluxSessionSampleIT extends AbstractSpringSessionSampleIT {
 
     @Test
     void bothNodesServeOnReactorNettyWithSpringSession4() {
-        for (BootApplicationNode node : bothNodes()) {
+        for (SampleNode node : bothNodes()) {
             Browser.Answer home = newBrowser().get(node.url("/")).expect(200);
             assertTrue(home.value("server").startsWith("reactor.netty."), node + ": " + home.body());
             assertTrue(home.value("springSession").startsWith("4.0."), node + ": " + home.body());
