@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +65,9 @@ class SpringSessionAndTomcatSessionsIT {
 
     @AfterAll
     void stopBoth() throws InterruptedException {
-        BootApplicationNode.stopAll(List.of(shop));
+        if (shop != null) {
+            shop.stop();
+        }
         if (tomcat != null) {
             tomcat.stop();
         }
