@@ -106,9 +106,10 @@ start_peers() {
     [ -n "$started_postgres" ] || postgres_cpus_before=$(taskset -pc "$(postmaster_pid)" | awk '{print $NF}')
     pin_postgres "$pin_backend_cpus"
   fi
-  # A user and database of its own. Jetty's JDBC store creates its table, dropped here for a clean start;
-  # Tomcat's DataSourceStore needs its table made beforehand, by the benchmark's user, who then owns it: the one
-  # of Tomcat's manager docs, in PostgreSQL's types.
+  # A user and database of its own. Jetty's JDBC store creates its table, and the Spring Session JDBC node its two
+  # (from the script in Spring Session's jar), dropped here for a clean start; Tomcat's DataSourceStore needs its
+  # table made beforehand, by the benchmark's user, who then owns it: the one of Tomcat's manager docs, in
+  # PostgreSQL's types.
   as_postgres psql -q -v ON_ERROR_STOP=1 <<SQL
 DO \$\$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$pg_user') THEN
@@ -119,6 +120,8 @@ SELECT 'CREATE DATABASE $pg_database OWNER $pg_user' WHERE NOT EXISTS (SELECT FR
 SQL
   as_postgres psql -q -v ON_ERROR_STOP=1 -d "$pg_database" <<SQL
 DROP TABLE IF EXISTS jettysessions;
+DROP TABLE IF EXISTS spring_session_attributes;
+DROP TABLE IF EXISTS spring_session;
 DROP TABLE IF EXISTS tomcat_sessions;
 SET ROLE $pg_user;
 CREATE TABLE tomcat_sessions (

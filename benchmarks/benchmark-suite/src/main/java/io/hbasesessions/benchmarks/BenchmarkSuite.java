@@ -284,6 +284,7 @@ public final class BenchmarkSuite {
                         "PersistentManager + DataSourceStore, PostgreSQL", Candidate.Backend.POSTGRESQL,
                         List.of("--jdbc-url", url))),
                 () -> notRun.add("PersistentManager + DataSourceStore (no --jdbc-url given)"));
+        candidates.addAll(springSessions(quorum, notRun));
         candidates.add(Candidate.inMemory(Container.JETTY, "in memory (Jetty's default)"));
         candidates.add(jettyHBase(quorum));
         candidates.add(sticky(Container.JETTY, "HBaseSessionDataStore", quorum));
@@ -300,6 +301,29 @@ public final class BenchmarkSuite {
             notRun.add("coalesceCalls=false, and Tomcat's expiryEvents=true (the smoke run; Jetty's shows what it costs)");
         }
         return options.candidates().map(chosen -> chosen(candidates, chosen, notRun)).orElse(candidates);
+    }
+
+    /**
+     * Issue #32: Spring Session's filter on Tomcat, in front of our indexed repository and of the indexed repositories
+     * of Spring Session's own JDBC and Redis modules, each set up as its configuration annotation sets it up.
+     */
+    private List<Candidate> springSessions(String quorum, List<String> notRun) {
+        String version = BenchmarkBuild.version("spring-session");
+        List<Candidate> springSessions = new ArrayList<>(List.of(Candidate.springSession(Container.TOMCAT,
+                HttpBenchmark.SPRING_SESSION_HBASE_KEY, "Spring Session " + version + " + HBase "
+                        + "(HBaseIndexedSessionRepository)", Candidate.Backend.HBASE, hbaseSettings(quorum),
+                List.of("--spring-session-hbase"))));
+        options.jdbcUrl().ifPresentOrElse(url -> springSessions.add(Candidate.springSession(Container.TOMCAT,
+                HttpBenchmark.SPRING_SESSION_JDBC_KEY, "Spring Session JDBC " + version + " (PostgreSQL, "
+                        + "JdbcIndexedSessionRepository + HikariCP)", Candidate.Backend.POSTGRESQL, Map.of(),
+                List.of("--spring-session-jdbc-url", url))),
+                () -> notRun.add("Spring Session JDBC (no --jdbc-url given)"));
+        options.redis().ifPresentOrElse(redis -> springSessions.add(Candidate.springSession(Container.TOMCAT,
+                HttpBenchmark.SPRING_SESSION_REDIS_KEY, "Spring Session Redis " + version + " (indexed: "
+                        + "RedisIndexedSessionRepository, Lettuce " + BenchmarkBuild.version("lettuce") + ")",
+                Candidate.Backend.REDIS, Map.of(), List.of("--spring-session-redis", redis))),
+                () -> notRun.add("Spring Session Redis (no --redis given)"));
+        return springSessions;
     }
 
     /** The candidates named in {@code --candidates}, and the ceiling of each of their containers. */

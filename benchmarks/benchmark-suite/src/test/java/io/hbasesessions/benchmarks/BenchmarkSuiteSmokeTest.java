@@ -36,6 +36,8 @@ class BenchmarkSuiteSmokeTest {
                 "## 2e. A session row's rewrites", "| before #29 (NEW_VERSION_BEHAVIOR=true) | 100 | yes |",
                 "## 3. End to end over HTTP", "| Tomcat 10.1 | HBaseSessionManager | write every request |",
                 "| Jetty 12.1 | HBaseSessionDataStore | read-mostly", "Not run: Redisson, default mode and readMode=MEMORY (no --redis given)",
+                "+ HBase (HBaseIndexedSessionRepository) | write every request |",
+                "Spring Session JDBC (no --jdbc-url given)",
                 "| target (HBase store) |", "## 3b. What expiryEvents costs", "| Jetty 12.1 | write every request |",
                 "## 3c. One hot session", "| 16 (8 on Tomcat 10.1, 8 on Jetty 12.1) |",
                 "| Tomcat 10.1 | HBaseSessionManager, stickySessions=true | read-mostly",

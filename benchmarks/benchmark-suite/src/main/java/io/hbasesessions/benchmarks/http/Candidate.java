@@ -70,6 +70,17 @@ public record Candidate(Container container, String storeKey, String label, bool
                 Optional.empty());
     }
 
+    /**
+     * Spring Session's filter in front of the WAR on the container's node, its repository chosen by the node program's
+     * own {@code arguments}; the container's in-memory manager stays in place, unused. {@code storeSettings} are the
+     * HBase store's, for our repository.
+     */
+    public static Candidate springSession(Container container, String storeKey, String label, Backend backend,
+            Map<String, String> storeSettings, List<String> arguments) {
+        return new Candidate(container, storeKey, label, false, Sessions.MEMORY, storeSettings, arguments, backend,
+                Optional.empty());
+    }
+
     /** This candidate on a node whose session ids carry {@code nodeRoute}, as a sticky load balancer needs. */
     public Candidate onRoute(String nodeRoute) {
         return new Candidate(container, storeKey, label, baseline, sessions, storeSettings, arguments, backend,
@@ -80,9 +91,9 @@ public record Candidate(Container container, String storeKey, String label, bool
         return container.program;
     }
 
-    /** Whether the node's counters include the HBase store's writes. */
+    /** Whether the node's counters include the HBase store's writes: its sessions are in HBase, by whatever adapter. */
     boolean countsHBaseWrites() {
-        return sessions == Sessions.HBASE;
+        return backend == Backend.HBASE;
     }
 
     /** {@code tomcat-hbase}, {@code jetty-memory}...: names the node's log and work directory. */

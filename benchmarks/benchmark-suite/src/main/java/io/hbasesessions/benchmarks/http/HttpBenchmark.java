@@ -27,6 +27,10 @@ public final class HttpBenchmark {
     /** The store keys of the peers' setups for sticky load balancing: a copy of each session in the node's memory. */
     public static final String REDISSON_MEMORY_KEY = "redisson-memory";
     public static final String JDBC_NEVER_EVICT_KEY = "jdbc-never-evict";
+    /** The store keys of Spring Session's filter on our repository and on Spring Session's own JDBC and Redis ones. */
+    public static final String SPRING_SESSION_HBASE_KEY = "spring-hbase";
+    public static final String SPRING_SESSION_JDBC_KEY = "spring-jdbc";
+    public static final String SPRING_SESSION_REDIS_KEY = "spring-redis";
     /** Issue #31's targets for {@code stickySessions}, read-mostly: throughput against the ceiling and HBase reads. */
     private static final double STICKY_CEILING_TARGET = 0.6;
     private static final double STICKY_READS_PER_REQUEST_TARGET = 0.05;
@@ -112,6 +116,7 @@ public final class HttpBenchmark {
         targets(report, results);
         stickySessions(report, results);
         expiryEventsCost(report, results);
+        springSession(report, results);
         writeChartData(results);
     }
 
@@ -276,6 +281,51 @@ public final class HttpBenchmark {
             report.table(List.of("container", "workload", "HBase writes/req off", "on", "on / off", "req/s on / off",
                     "HBase CPU/req on / off"), rows);
         }
+    }
+
+    /**
+     * Issue #32: Spring Session's filter on our repository against the same filter on Spring Session's JDBC and Redis
+     * repositories, each as a ratio to the ceiling, ours as a ratio to each.
+     */
+    private static void springSession(Report report, List<Result> results) {
+        Map<Workload, Result> ours = find(results, Container.TOMCAT, SPRING_SESSION_HBASE_KEY);
+        List<List<String>> rows = new ArrayList<>();
+        for (Workload workload : Workload.values()) {
+            Result hbase = ours.get(workload);
+            if (hbase == null) {
+                continue;
+            }
+            for (String peerKey : List.of(SPRING_SESSION_JDBC_KEY, SPRING_SESSION_REDIS_KEY)) {
+                Result peer = find(results, Container.TOMCAT, peerKey).get(workload);
+                if (peer != null) {
+                    rows.add(Report.cells(workload.label(), peer.candidate().label(),
+                            Report.number(hbase.load().requestsPerSecond()) + " (" + ceilingRatio(results, hbase) + ")",
+                            Report.number(peer.load().requestsPerSecond()) + " (" + ceilingRatio(results, peer) + ")",
+                            Report.ratio(hbase.load().requestsPerSecond(), peer.load().requestsPerSecond()),
+                            Report.number(hbase.load().p50Millis()) + " / " + Report.number(peer.load().p50Millis()),
+                            Report.number(hbase.load().p99Millis()) + " / " + Report.number(peer.load().p99Millis()),
+                            Report.number(hbase.nodeCpuMicros()) + " / " + Report.number(peer.nodeCpuMicros()),
+                            Report.number(hbase.backendCpuMicros()) + " / " + Report.number(peer.backendCpuMicros())));
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        report.heading("3e. Spring Session: our repository against Spring Session's JDBC and Redis ones (same run)");
+        report.table(List.of("workload", "peer", "ours req/s (vs ceiling)", "peer req/s (vs ceiling)", "ours / peer",
+                "p50 ms ours / peer", "p99 ms ours / peer", "node CPU µs/req ours / peer",
+                "store server CPU µs/req ours / peer"), rows);
+        report.note("Spring Session's SessionRepositoryFilter on /*, first in the chain, in front of the same WAR on "
+                + "the same Tomcat; the container's StandardManager stays in place, unused. Ours: "
+                + "HBaseIndexedSessionRepository with the HBase rows' settings. Peers: JdbcIndexedSessionRepository on "
+                + "PostgreSQL (HikariCP pool of 16) and RedisIndexedSessionRepository (Lettuce, keyspace notifications "
+                + "on), the indexed one since ours is indexed (findByPrincipalName); each library at its defaults "
+                + "(flush mode ON_SAVE, save mode ON_SET_ATTRIBUTE, expired sessions cleaned up every minute).");
+    }
+
+    private static String ceilingRatio(List<Result> results, Result result) {
+        return Report.ratio(result.load().requestsPerSecond(), baseline(results, result).load().requestsPerSecond());
     }
 
     /**

@@ -2,11 +2,12 @@ package io.hbasesessions.benchmarks.tomcat;
 
 import com.zaxxer.hikari.HikariJNDIFactory;
 import io.hbasesessions.benchmarks.node.NodeConsole;
+import io.hbasesessions.store.StoreCounters;
 import io.hbasesessions.testing.NodeOptions;
 import io.hbasesessions.testing.tomcat.TomcatNode;
 import io.hbasesessions.tomcat.HBaseSessionManager;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import javax.sql.DataSource;
 import org.apache.catalina.Context;
@@ -24,8 +25,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The Tomcat node program (testing/tomcat-node) as the benchmarks run it: with Redisson's session
- * manager (in its default read mode or in the one for sticky load balancing) and Tomcat's PersistentManager on a
- * JDBC store as further choices, and controlled by the driver through {@link NodeConsole}.
+ * manager (in its default read mode or in the one for sticky load balancing), Tomcat's PersistentManager on a
+ * JDBC store, and Spring Session's filter on HBase, PostgreSQL or Redis ({@link SpringSessionFilter}) as further
+ * choices, and controlled by the driver through {@link NodeConsole}.
  * <p>
  * {@code --jdbc-url} sets up what this context.xml would, Tomcat's documented setup for non-sticky
  * load balancing (the table is benchmarks/run.sh's):
@@ -46,12 +48,12 @@ import picocli.CommandLine.Option;
  * }</pre>
  */
 @Command(name = "benchmark-tomcat-node", mixinStandardHelpOptions = true,
-        description = "The Tomcat node, with Redisson's sessions and Tomcat's JDBC-backed PersistentManager as further "
-                + "choices, controlled by the benchmark driver.")
+        description = "The Tomcat node, with Redisson's sessions, Tomcat's JDBC-backed PersistentManager and Spring "
+                + "Session's filter as further choices, controlled by the benchmark driver.")
 public final class BenchmarkTomcatNode implements Callable<Integer> {
 
-    /** Connections of the JDBC pool: one per load-generator connection, as for Jetty's JDBC store. */
-    private static final int JDBC_POOL_SIZE = 16;
+    /** Connections of the JDBC pools: one per load-generator connection, as for Jetty's JDBC store. */
+    static final int JDBC_POOL_SIZE = 16;
     /** Where the pool is bound in the context's {@code java:comp/env}, and where DataSourceStore looks it up. */
     private static final String SESSION_DATA_SOURCE = "jdbc/sessions";
 
@@ -59,7 +61,7 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
     private NodeOptions options;
 
     @ArgGroup
-    private PeerManager peer;
+    private PeerSessions peer;
 
     @Option(names = "--redisson-read-mode", paramLabel = "MODE", defaultValue = "REDIS",
             description = "With --redisson-config, Redisson's readMode: REDIS (its default) reads the session's "
@@ -68,8 +70,8 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
                     + "for sticky load balancing. Default: ${DEFAULT-VALUE}")
     private String redissonReadMode;
 
-    /** At most one peer's manager; without one, the manager {@code --sessions} names. */
-    static final class PeerManager {
+    /** At most one peer's sessions; without one, the manager {@code --sessions} names. */
+    static final class PeerSessions {
 
         @Option(names = "--redisson-config", paramLabel = "FILE",
                 description = "Redisson's YAML configuration: its session manager (default mode) instead of the one "
@@ -81,6 +83,34 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
                         + "PersistentManager with a DataSourceStore on a HikariCP pool bound in JNDI, and a "
                         + "PersistentValve, instead of the manager --sessions names.")
         private String jdbcUrl;
+
+        @Option(names = "--spring-session-hbase",
+                description = "Spring Session's filter in front of the WAR, on this project's "
+                        + "HBaseIndexedSessionRepository with the --store-settings; the manager --sessions names stays "
+                        + "in place, unused.")
+        private boolean springSessionHBase;
+
+        @Option(names = "--spring-session-jdbc-url", paramLabel = "URL",
+                description = "jdbc:postgresql://... with user and password as URL parameters: Spring Session's filter "
+                        + "on Spring Session JDBC's JdbcIndexedSessionRepository through a HikariCP pool (its tables "
+                        + "made from the script in its jar if missing).")
+        private String springSessionJdbcUrl;
+
+        @Option(names = "--spring-session-redis", paramLabel = "HOST:PORT",
+                description = "Spring Session's filter on Spring Session Data Redis's RedisIndexedSessionRepository "
+                        + "(Lettuce).")
+        private String springSessionRedis;
+
+        /** The Spring Session backend these options choose, if they choose one. */
+        Optional<SpringSessionBackend> springSession(NodeOptions options) {
+            if (springSessionHBase) {
+                return Optional.of(new HBaseSpringSessions(options.storeSettings(), options.contextPath()));
+            }
+            if (springSessionJdbcUrl != null) {
+                return Optional.of(new JdbcSpringSessions(springSessionJdbcUrl));
+            }
+            return Optional.ofNullable(springSessionRedis).map(RedisSpringSessions::new);
+        }
     }
 
     public static void main(String[] args) {
@@ -89,8 +119,12 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Optional<SpringSessionBackend> springSession = peer == null ? Optional.empty() : peer.springSession(options);
         TomcatNode node;
-        if (peer == null) {
+        if (springSession.isPresent()) {
+            node = TomcatNode.start(options, TomcatNode.sessionManager(options), (tomcat, context) ->
+                    context.addServletContainerInitializer(new SpringSessionFilter(springSession.get()), null));
+        } else if (peer == null) {
             node = TomcatNode.start(options, TomcatNode.sessionManager(options));
         } else if (peer.redissonConfig != null) {
             node = TomcatNode.start(options, redisson(peer.redissonConfig, redissonReadMode));
@@ -98,7 +132,9 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
             node = TomcatNode.start(options, persistentManager(), this::storeEveryRequest);
         }
         NodeOptions.announceReady(node.port(), node.serverInfo());
-        NodeConsole.serve(() -> counters(node.manager()), node::stop);
+        NodeConsole.serve(() -> NodeConsole.counters(node.manager().getActiveSessions(),
+                springSession.map(SpringSessionBackend::hbaseCounters).orElseGet(() -> hbaseCounters(node.manager()))),
+                node::stop);
         return 0;
     }
 
@@ -157,8 +193,7 @@ public final class BenchmarkTomcatNode implements Callable<Integer> {
         context.getPipeline().addValve(new PersistentValve());
     }
 
-    private static Map<String, Long> counters(Manager manager) {
-        return NodeConsole.counters(manager.getActiveSessions(),
-                manager instanceof HBaseSessionManager hbase ? hbase.counters() : null);
+    private static StoreCounters hbaseCounters(Manager manager) {
+        return manager instanceof HBaseSessionManager hbase ? hbase.counters() : null;
     }
 }
