@@ -292,17 +292,13 @@ public final class HBaseIndexedSessionRepository implements FindByIndexNameSessi
 
     /**
      * "Log out everywhere": deletes every session of {@code user} in every key scope and returns how many, then
-     * publishes a {@link SessionDeletedEvent}, with its attributes, for each session of this key scope that was found
-     * before and is gone after (a login racing the revocation may be ended without one).
+     * publishes a {@link SessionDeletedEvent}, with its attributes, for each session of this key scope found just
+     * before (the revocation ends every one of them or throws; a login racing it may be ended without an event).
      */
     public int revokeAll(String user) {
         Map<String, HBaseSession> before = findByPrincipalName(user);
         int revoked = store.revokeAll(user);
-        for (HBaseSession session : before.values()) {
-            if (store.load(session.getId()).isEmpty()) {
-                publish(new SessionDeletedEvent(this, session));
-            }
-        }
+        before.values().forEach(session -> publish(new SessionDeletedEvent(this, session)));
         return revoked;
     }
 
